@@ -1,0 +1,13 @@
+//! Gomoku (seed 001): five in a row on a 9x9 to 19x19 board, freestyle or standard rule, with
+//! the seed's scoring heuristic as the `easy` AI and a threat-space alpha-beta search above it.
+
+pub mod ai;
+mod game;
+mod point;
+mod rule;
+mod turn;
+
+pub use game::{Gomoku, GomokuError, Outcome};
+pub use point::{NotationError, Point};
+pub use rule::{Rule, Stone};
+pub use turn::{GomokuGame, GomokuMove, GomokuOptions, GomokuPlay};

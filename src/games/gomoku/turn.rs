@@ -1,0 +1,268 @@
+//! Gomoku as a [`TurnGame`]: seat 0 is black, seat 1 white; a seat may also resign.
+
+use std::fmt;
+use std::ops::RangeInclusive;
+use std::str::FromStr;
+use std::time::Duration;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{json, Value};
+use utoipa::ToSchema;
+
+use super::{ai, Gomoku, GomokuError, Point, Rule, Stone};
+use crate::games::{
+    AiChoice, AiLevel, EndReason, GameResult, PlayerSpec, RuleError, Seat, SeatKind, TurnGame,
+};
+
+/// Create body for a Gomoku game.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"size": 15, "rule": "freestyle", "players": [{"name": "alice"}, {"ai": "hard"}]}))]
+pub struct GomokuOptions {
+    /// Board size, 9..=19 (default 15; the seed's board was 13).
+    #[schema(minimum = 9, maximum = 19, example = 15)]
+    pub size: Option<i64>,
+    /// `freestyle` (five or more wins, default) or `standard` (exactly five).
+    pub rule: Option<Rule>,
+    /// Two players: seat 0 is black and moves first.
+    pub players: Vec<PlayerSpec>,
+}
+
+/// What a seat plays: a point such as `h8`, or `resign`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GomokuPlay {
+    Place(Point),
+    Resign,
+}
+
+impl FromStr for GomokuPlay {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s.eq_ignore_ascii_case("resign") {
+            return Ok(GomokuPlay::Resign);
+        }
+        s.parse::<Point>()
+            .map(GomokuPlay::Place)
+            .map_err(|e| e.to_string())
+    }
+}
+
+impl fmt::Display for GomokuPlay {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GomokuPlay::Place(p) => p.fmt(f),
+            GomokuPlay::Resign => f.write_str("resign"),
+        }
+    }
+}
+
+impl Serialize for GomokuPlay {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for GomokuPlay {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// Move body: `{"move": "h8"}` (column letter from `a`, `i` included; row from 1 at the bottom;
+/// case-insensitive) or `{"move": "resign"}`.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"move": "h8"}))]
+pub struct GomokuMove {
+    #[serde(rename = "move")]
+    #[schema(value_type = String, example = "h8")]
+    pub play: GomokuPlay,
+}
+
+/// A Gomoku game: the board and, if it came to that, who resigned.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GomokuGame {
+    board: Gomoku,
+    #[serde(default)]
+    resigned: Option<Seat>,
+}
+
+fn seat_of(stone: Stone) -> Seat {
+    match stone {
+        Stone::Black => 0,
+        Stone::White => 1,
+    }
+}
+
+fn color(stone: Stone) -> &'static str {
+    match stone {
+        Stone::Black => "black",
+        Stone::White => "white",
+    }
+}
+
+impl GomokuGame {
+    pub fn board(&self) -> &Gomoku {
+        &self.board
+    }
+
+    fn place(&mut self, seat: Seat, point: Point) -> Result<Vec<Value>, RuleError> {
+        let expected = seat_of(self.board.next());
+        if seat != expected {
+            return Err(RuleError::NotYourTurn { seat, expected });
+        }
+        self.board.play(point).map_err(|e| match e {
+            GomokuError::GameOver => RuleError::GameOver,
+            other => RuleError::Illegal(other.to_string()),
+        })?;
+        Ok(vec![
+            json!({"type": "stone", "seat": seat, "color": color(self.board.stone_at(point).unwrap_or(Stone::Black)), "at": point.to_string()}),
+        ])
+    }
+}
+
+impl TurnGame for GomokuGame {
+    const NAME: &'static str = "gomoku";
+    const SCORED: bool = true;
+    type Options = GomokuOptions;
+    type Move = GomokuMove;
+
+    fn seat_range() -> RangeInclusive<usize> {
+        2..=2
+    }
+
+    fn players(options: &GomokuOptions) -> &[PlayerSpec] {
+        &options.players
+    }
+
+    fn new(options: &GomokuOptions, _seats: &[SeatKind], _seed: u64) -> Result<Self, RuleError> {
+        let size = options.size.unwrap_or(i64::from(Gomoku::DEFAULT_SIZE));
+        let range = i64::from(Gomoku::MIN_SIZE)..=i64::from(Gomoku::MAX_SIZE);
+        if !range.contains(&size) {
+            return Err(RuleError::InvalidOptions(format!(
+                "size must be {} to {}, not {size}",
+                range.start(),
+                range.end()
+            )));
+        }
+        let board = Gomoku::new(size as u8, options.rule.unwrap_or_default())
+            .map_err(|e| RuleError::InvalidOptions(e.to_string()))?;
+        Ok(Self {
+            board,
+            resigned: None,
+        })
+    }
+
+    fn turn(&self) -> Option<Seat> {
+        if self.result().is_some() {
+            None
+        } else {
+            Some(seat_of(self.board.next()))
+        }
+    }
+
+    fn apply(&mut self, seat: Seat, mv: &GomokuMove) -> Result<Vec<Value>, RuleError> {
+        if self.result().is_some() {
+            return Err(RuleError::GameOver);
+        }
+        let mut events = match mv.play {
+            GomokuPlay::Place(point) => self.place(seat, point)?,
+            GomokuPlay::Resign => {
+                self.resigned = Some(seat);
+                vec![json!({"type": "resign", "seat": seat})]
+            }
+        };
+        if let Some(result) = self.result() {
+            events.push(json!({"type": "game_over", "result": result}));
+        }
+        Ok(events)
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        if let Some(loser) = self.resigned {
+            let winner = 1 - loser;
+            return Some(GameResult {
+                winners: vec![winner],
+                reason: EndReason::Resign,
+                summary: format!("seat {loser} resigned; seat {winner} wins"),
+            });
+        }
+        self.board.outcome().map(|outcome| match outcome.winner {
+            Some(stone) => GameResult {
+                winners: vec![seat_of(stone)],
+                reason: EndReason::FiveInRow,
+                summary: format!("{} wins with five in a row", color(stone)),
+            },
+            None => GameResult {
+                winners: Vec::new(),
+                reason: EndReason::Draw,
+                summary: "the board is full: a draw".into(),
+            },
+        })
+    }
+
+    fn view(&self, _seat: Option<Seat>) -> Value {
+        let winning_line = self.board.outcome().and_then(|o| {
+            (!o.line.is_empty()).then(|| o.line.iter().map(Point::to_string).collect::<Vec<_>>())
+        });
+        json!({
+            "size": self.board.size(),
+            "rule": self.board.rule(),
+            "board": self.board.rows(),
+            "moves": self.board.moves().iter().map(Point::to_string).collect::<Vec<_>>(),
+            "next": color(self.board.next()),
+            "winning_line": winning_line,
+        })
+    }
+
+    fn choose_move(
+        &self,
+        seat: Seat,
+        level: AiLevel,
+        budget: Duration,
+        seed: u64,
+    ) -> Result<AiChoice<GomokuMove>, RuleError> {
+        match self.turn() {
+            None => return Err(RuleError::GameOver),
+            Some(expected) if expected != seat => {
+                return Err(RuleError::NotYourTurn { seat, expected })
+            }
+            Some(_) => {}
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let decision =
+            ai::choose_move(&self.board, level, budget, &mut rng).ok_or(RuleError::GameOver)?;
+        Ok(AiChoice {
+            chosen: GomokuMove {
+                play: GomokuPlay::Place(decision.point),
+            },
+            analysis: serde_json::to_value(&decision.analysis).ok(),
+        })
+    }
+
+    /// Takes back the last move; against an AI, keeps going back until a human is to move, so the
+    /// human replays their own turn (seed 001's opponent is always the AI).
+    fn undo(&mut self, _by: Seat, seats: &[SeatKind]) -> Result<Vec<Value>, RuleError> {
+        if self.result().is_some() {
+            return Err(RuleError::GameOver);
+        }
+        let mut taken = Vec::new();
+        let has_human = seats.contains(&SeatKind::Human);
+        while let Some(point) = self.board.undo() {
+            taken.push(point.to_string());
+            let to_move = seat_of(self.board.next());
+            let ai_to_move = matches!(seats.get(to_move), Some(SeatKind::Ai(_)));
+            if !(has_human && ai_to_move) {
+                break;
+            }
+        }
+        if taken.is_empty() {
+            return Err(RuleError::Illegal("there is no move to take back".into()));
+        }
+        Ok(vec![json!({"type": "undo", "taken_back": taken})])
+    }
+}

@@ -1,0 +1,94 @@
+//! Versions as HTTP validators: `ETag: "<version>"`, `If-Match` (412 when stale) and
+//! `If-None-Match` (304 when unchanged).
+
+use std::future::{ready, Ready};
+
+use actix_web::http::header::{self, HeaderMap};
+use actix_web::{dev::Payload, FromRequest, HttpRequest, HttpResponse, HttpResponseBuilder};
+
+use super::error::ApiError;
+
+/// The version an `If-Match` header demands; `None` without the header or with `*`.
+pub struct IfMatch(pub Option<i64>);
+
+impl FromRequest for IfMatch {
+    type Error = ApiError;
+    type Future = Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(if_match(req.headers()).map(IfMatch))
+    }
+}
+
+fn if_match(headers: &HeaderMap) -> Result<Option<i64>, ApiError> {
+    let Some(value) = headers.get(header::IF_MATCH) else {
+        return Ok(None);
+    };
+    let text = value.to_str().unwrap_or_default().trim();
+    if text == "*" {
+        return Ok(None);
+    }
+    parse_version(text).map(Some).ok_or_else(|| {
+        ApiError::BadRequest(format!(
+            "If-Match must be a version in quotes, like \"12\", not {text:?}"
+        ))
+    })
+}
+
+/// `"12"`, `W/"12"` or a bare `12`.
+fn parse_version(text: &str) -> Option<i64> {
+    let text = text.strip_prefix("W/").unwrap_or(text);
+    let text = text
+        .strip_prefix('"')
+        .and_then(|t| t.strip_suffix('"'))
+        .unwrap_or(text);
+    text.parse().ok().filter(|v: &i64| *v >= 0)
+}
+
+pub fn etag(version: i64) -> (header::HeaderName, String) {
+    (header::ETAG, format!("\"{version}\""))
+}
+
+/// Whether the client's `If-None-Match` already names this version.
+pub fn not_modified(req: &HttpRequest, version: i64) -> bool {
+    req.headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|list| {
+            list.split(',')
+                .any(|tag| tag.trim() == "*" || parse_version(tag.trim()) == Some(version))
+        })
+}
+
+/// 304 with the ETag, or 200 with the body.
+pub fn respond<T: serde::Serialize>(req: &HttpRequest, version: i64, body: &T) -> HttpResponse {
+    if not_modified(req, version) {
+        HttpResponse::NotModified()
+            .insert_header(etag(version))
+            .finish()
+    } else {
+        ok_with_etag(HttpResponse::Ok(), version, body)
+    }
+}
+
+pub fn ok_with_etag<T: serde::Serialize>(
+    mut builder: HttpResponseBuilder,
+    version: i64,
+    body: &T,
+) -> HttpResponse {
+    builder.insert_header(etag(version)).json(body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_parse_in_every_common_form() {
+        assert_eq!(parse_version("\"12\""), Some(12));
+        assert_eq!(parse_version("W/\"3\""), Some(3));
+        assert_eq!(parse_version("7"), Some(7));
+        assert_eq!(parse_version("\"x\""), None);
+        assert_eq!(parse_version("\"-1\""), None);
+    }
+}

@@ -1,0 +1,34 @@
+//! HTTP: one module per resource, the error mapping, the seat-token extractor and the OpenAPI
+//! document. Handlers only translate between HTTP and the service layer.
+
+pub mod auth;
+pub mod conditional;
+pub mod error;
+pub mod games;
+pub mod gomoku;
+pub mod openapi;
+pub mod ops;
+pub mod panics;
+pub mod players;
+pub mod turns;
+
+use actix_web::web;
+
+/// Every route, and the extractor settings that turn bad input into problem+json.
+pub fn configure(cfg: &mut web::ServiceConfig, body_limit: usize) {
+    cfg.app_data(
+        web::JsonConfig::default()
+            .limit(body_limit)
+            // curl users forget `-H 'Content-Type: application/json'`; the body is JSON anyway.
+            .content_type_required(false)
+            .error_handler(move |err, _| error::json_error(err, body_limit)),
+    )
+    .app_data(web::PayloadConfig::default().limit(body_limit))
+    .app_data(web::QueryConfig::default().error_handler(|err, _| error::query_error(err)))
+    .app_data(web::PathConfig::default().error_handler(|err, _| error::path_error(err)))
+    .configure(ops::configure)
+    .configure(games::configure)
+    .configure(players::configure)
+    .configure(gomoku::configure)
+    .default_service(web::to(ops::no_route));
+}

@@ -1,0 +1,53 @@
+//! The OpenAPI 3.1 document, generated from the handlers and types; `openapi/openapi.json` is this,
+//! committed, and a test fails when the two differ.
+
+use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+
+use super::{games, gomoku, ops, players};
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Parlor",
+        description = "Games as a service: create games, read state, post moves and ask for AI moves over REST/JSON.\n\n\
+            Errors are RFC 9457 problem details with a stable `code`. Every game has a `version` (the `ETag`); \
+            mutations accept `If-Match`, reads `If-None-Match`. Seat actions need `Authorization: Bearer <token>`, \
+            the token returned once when the game is created.",
+        license(name = "MIT")
+    ),
+    paths(ops::health, ops::ready, ops::metrics, games::list, players::get, players::leaderboard),
+    modifiers(&SeatToken),
+    tags(
+        (name = "gomoku", description = "Gomoku (five in a row), with persistent player scores"),
+        (name = "games", description = "Every game, listed"),
+        (name = "players", description = "Player scores and the leaderboard"),
+        (name = "ops", description = "Health, readiness and metrics"),
+    )
+)]
+struct ApiDoc;
+
+struct SeatToken;
+
+impl Modify for SeatToken {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "seat_token",
+            SecurityScheme::Http(Http::new(HttpAuthScheme::Bearer)),
+        );
+    }
+}
+
+/// The whole document.
+pub fn document() -> utoipa::openapi::OpenApi {
+    let mut doc = ApiDoc::openapi();
+    doc.merge(gomoku::Api::openapi());
+    doc
+}
+
+pub fn document_json() -> String {
+    document()
+        .to_pretty_json()
+        .expect("the OpenAPI document serializes")
+}

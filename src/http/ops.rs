@@ -1,0 +1,69 @@
+//! Operations: liveness, readiness, metrics, the OpenAPI document and Swagger UI.
+
+use actix_web::{http::header, web, HttpResponse};
+use prometheus::Encoder;
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_swagger_ui::SwaggerUi;
+
+use super::error::{ApiError, Problem};
+use crate::app::AppState;
+
+#[derive(Serialize, ToSchema)]
+pub struct Health {
+    #[schema(example = "ok")]
+    pub status: &'static str,
+}
+
+/// 200 while the process lives.
+#[utoipa::path(get, path = "/health", tag = "ops", responses((status = 200, body = Health)))]
+pub async fn health() -> HttpResponse {
+    HttpResponse::Ok().json(Health { status: "ok" })
+}
+
+/// 200 when the database answers, else 503.
+#[utoipa::path(get, path = "/ready", tag = "ops", responses(
+    (status = 200, body = Health),
+    (status = 503, description = "Database unavailable", body = Problem, content_type = "application/problem+json"),
+))]
+pub async fn ready(app: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    app.store.ping().await?;
+    Ok(HttpResponse::Ok().json(Health { status: "ready" }))
+}
+
+/// Prometheus text: requests by route and status, latency, moves applied, AI think time.
+#[utoipa::path(get, path = "/metrics", tag = "ops", responses(
+    (status = 200, description = "Prometheus exposition format", body = String, content_type = "text/plain"),
+))]
+pub async fn metrics(app: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    let mut buffer = Vec::new();
+    prometheus::TextEncoder::new()
+        .encode(&app.metrics.registry.gather(), &mut buffer)
+        .map_err(|e| ApiError::Internal(format!("metrics encoding: {e}")))?;
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, "text/plain; version=0.0.4"))
+        .body(buffer))
+}
+
+/// Any other path.
+pub async fn no_route() -> Result<HttpResponse, ApiError> {
+    Err(ApiError::NotFound(
+        "no such route; the API is described at /openapi.json and /docs/".into(),
+    ))
+}
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.route("/health", web::get().to(health))
+        .route("/ready", web::get().to(ready))
+        .route("/metrics", web::get().to(metrics))
+        .route(
+            "/docs",
+            web::get().to(|| async {
+                HttpResponse::PermanentRedirect()
+                    .insert_header((header::LOCATION, "/docs/"))
+                    .finish()
+            }),
+        )
+        // Swagger UI's files are compiled into the binary (the `vendored` feature): no network.
+        .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", super::openapi::document()));
+}

@@ -1,0 +1,12 @@
+//! Parlor: games as a service over REST/JSON.
+//!
+//! `games` holds the rules (pure Rust), `store` the persistence, `service` the one road every move
+//! travels, `http` the routes and their documentation, `app` the server that ties them together.
+
+pub mod app;
+pub mod config;
+pub mod games;
+pub mod http;
+pub mod service;
+pub mod store;
+pub mod telemetry;

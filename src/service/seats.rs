@@ -1,0 +1,127 @@
+//! Seats from the players a client names: parse, don't validate.
+
+use crate::games::{AiLevel, PlayerSpec, SeatKind};
+use crate::http::error::ApiError;
+use crate::store::SeatRow;
+
+/// A player's name: trimmed, 1–32 characters, no control characters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerName(String);
+
+impl PlayerName {
+    pub const MAX_CHARS: usize = 32;
+
+    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+        let name = raw.trim();
+        if name.is_empty() || name.chars().count() > Self::MAX_CHARS {
+            return Err(ApiError::Unprocessable(format!(
+                "a player name has 1 to {} characters, not {:?}",
+                Self::MAX_CHARS,
+                raw
+            )));
+        }
+        if name.chars().any(char::is_control) {
+            return Err(ApiError::Unprocessable(
+                "a player name may not contain control characters".into(),
+            ));
+        }
+        Ok(PlayerName(name.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A seat as the creator asked for it, checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatPlan {
+    pub kind: SeatKind,
+    pub name: Option<PlayerName>,
+}
+
+impl SeatPlan {
+    pub fn parse(index: usize, spec: &PlayerSpec, open_allowed: bool) -> Result<Self, ApiError> {
+        let name = spec.name.as_deref().map(PlayerName::parse).transpose()?;
+        let open = spec.open.unwrap_or(false);
+        match (spec.ai, open, name) {
+            (Some(level), false, name) => Ok(SeatPlan {
+                kind: SeatKind::Ai(level),
+                name: Some(name.unwrap_or_else(|| PlayerName("AI".into()))),
+            }),
+            (None, true, None) if open_allowed => Ok(SeatPlan {
+                kind: SeatKind::Open,
+                name: None,
+            }),
+            (None, true, None) => Err(ApiError::Unprocessable(format!(
+                "player {index}: this game has no open seats to join later"
+            ))),
+            (None, false, Some(name)) => Ok(SeatPlan {
+                kind: SeatKind::Human,
+                name: Some(name),
+            }),
+            _ => Err(ApiError::Unprocessable(format!(
+                "player {index} must be exactly one of {{\"name\": …}}, {{\"ai\": level}} or {{\"open\": true}}"
+            ))),
+        }
+    }
+}
+
+/// The kind of each stored seat, as the rules see it.
+pub fn kinds(seats: &[SeatRow]) -> Vec<SeatKind> {
+    seats.iter().map(kind_of).collect()
+}
+
+pub fn kind_of(seat: &SeatRow) -> SeatKind {
+    match (seat.kind.as_str(), seat.level.as_deref()) {
+        ("ai", Some("easy")) => SeatKind::Ai(AiLevel::Easy),
+        ("ai", Some("hard")) => SeatKind::Ai(AiLevel::Hard),
+        ("ai", _) => SeatKind::Ai(AiLevel::Normal),
+        ("open", _) => SeatKind::Open,
+        _ => SeatKind::Human,
+    }
+}
+
+pub fn kind_word(kind: SeatKind) -> &'static str {
+    match kind {
+        SeatKind::Human => "human",
+        SeatKind::Ai(_) => "ai",
+        SeatKind::Open => "open",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(name: Option<&str>, ai: Option<AiLevel>, open: Option<bool>) -> PlayerSpec {
+        PlayerSpec {
+            name: name.map(str::to_owned),
+            ai,
+            open,
+        }
+    }
+
+    #[test]
+    fn names_are_trimmed_and_bounded() {
+        assert_eq!(PlayerName::parse("  alice ").unwrap().as_str(), "alice");
+        assert!(PlayerName::parse("").is_err());
+        assert!(PlayerName::parse("   ").is_err());
+        assert!(PlayerName::parse(&"x".repeat(33)).is_err());
+        assert!(PlayerName::parse(&"é".repeat(32)).is_ok());
+        assert!(PlayerName::parse("a\nb").is_err());
+    }
+
+    #[test]
+    fn a_seat_is_exactly_one_kind() {
+        let human = SeatPlan::parse(0, &spec(Some("bob"), None, None), false).unwrap();
+        assert_eq!(human.kind, SeatKind::Human);
+        let ai = SeatPlan::parse(1, &spec(None, Some(AiLevel::Hard), None), false).unwrap();
+        assert_eq!(ai.kind, SeatKind::Ai(AiLevel::Hard));
+        assert_eq!(ai.name.unwrap().as_str(), "AI");
+        assert!(SeatPlan::parse(0, &spec(None, None, None), false).is_err());
+        assert!(SeatPlan::parse(0, &spec(None, None, Some(true)), false).is_err());
+        assert!(SeatPlan::parse(0, &spec(None, None, Some(true)), true).is_ok());
+        assert!(SeatPlan::parse(0, &spec(Some("x"), None, Some(true)), true).is_err());
+    }
+}

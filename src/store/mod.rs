@@ -1,0 +1,102 @@
+//! Persistence behind one trait, with a PostgreSQL and a SQLite implementation.
+//!
+//! A game is a JSON state plus a `version`. Every accepted change is one transaction that
+//! compare-and-swaps the version and appends one entry to the move log, so the log's `seq` equals the
+//! version it produced: gapless, and the state is always the replay of the log.
+
+mod postgres;
+mod records;
+mod sql;
+mod sqlite;
+
+use async_trait::async_trait;
+use uuid::Uuid;
+
+pub use postgres::PgStore;
+pub use records::*;
+pub use sqlite::SqliteStore;
+
+/// Why the store could not do what was asked.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The expected version was stale: somebody else changed the row first.
+    #[error("the row changed since it was read")]
+    Conflict,
+    /// The database cannot be reached or is overloaded; worth retrying later.
+    #[error("the database is unavailable: {0}")]
+    Unavailable(String),
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+}
+
+impl StoreError {
+    /// Sorts sqlx errors into "try again later" and real faults.
+    pub(crate) fn from_sqlx(err: sqlx::Error) -> Self {
+        match &err {
+            sqlx::Error::PoolTimedOut
+            | sqlx::Error::PoolClosed
+            | sqlx::Error::Io(_)
+            | sqlx::Error::Tls(_)
+            | sqlx::Error::WorkerCrashed => StoreError::Unavailable(err.to_string()),
+            sqlx::Error::Database(db) => {
+                // SQLite's busy/locked and PostgreSQL's serialization, shutdown and connection
+                // classes are transient: the client may retry.
+                let code = db.code().unwrap_or_default();
+                if matches!(code.as_ref(), "5" | "6" | "517" | "261" | "40001" | "40P01")
+                    || code.starts_with("57P")
+                    || code.starts_with("08")
+                {
+                    StoreError::Unavailable(err.to_string())
+                } else if db.is_unique_violation() {
+                    StoreError::Conflict
+                } else {
+                    StoreError::Database(err)
+                }
+            }
+            _ => StoreError::Database(err),
+        }
+    }
+}
+
+pub type StoreResult<T> = Result<T, StoreError>;
+
+/// Everything Parlor keeps. Implementations must make [`GameStore::commit`] atomic.
+#[async_trait]
+pub trait GameStore: Send + Sync + 'static {
+    /// Answers when the database does.
+    async fn ping(&self) -> StoreResult<()>;
+
+    /// Stores a new game with its seats (version 0, empty log) and registers its named players.
+    async fn create_game(&self, game: &NewGame) -> StoreResult<()>;
+    async fn load_game(&self, id: Uuid) -> StoreResult<Option<GameRecord>>;
+    /// One accepted change: compare-and-swap on `expected_version`, log entry, seat and score
+    /// changes, all or nothing. A stale version is [`StoreError::Conflict`].
+    async fn commit(&self, change: &Commit) -> StoreResult<()>;
+    async fn move_log(&self, id: Uuid) -> StoreResult<Vec<LogEntry>>;
+    async fn list_games(&self, filter: &GameFilter) -> StoreResult<Vec<GameSummaryRow>>;
+    /// Whether any seat of any game holds this token hash.
+    async fn token_known(&self, token_hash: &[u8]) -> StoreResult<bool>;
+
+    async fn player_stats(&self, name: &str) -> StoreResult<Vec<PlayerStats>>;
+    async fn leaderboard(&self, game: &str, limit: i64) -> StoreResult<Vec<PlayerStats>>;
+
+    async fn create_deck(&self, deck: &DeckRecord) -> StoreResult<()>;
+    async fn load_deck(&self, id: Uuid) -> StoreResult<Option<DeckRecord>>;
+    /// Compare-and-swap on the deck's version; bumps it by one.
+    async fn save_deck(&self, deck: &DeckRecord, expected_version: i64) -> StoreResult<()>;
+}
+
+/// Opens the store a `DATABASE_URL` names and brings its schema up to date.
+pub async fn connect(url: &str) -> StoreResult<std::sync::Arc<dyn GameStore>> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(std::sync::Arc::new(PgStore::connect(url).await?))
+    } else if url.starts_with("sqlite:") {
+        Ok(std::sync::Arc::new(SqliteStore::connect(url).await?))
+    } else {
+        Err(StoreError::Unavailable(format!(
+            "unsupported DATABASE_URL scheme (use sqlite:// or postgres://): {url}"
+        )))
+    }
+}

@@ -1,0 +1,128 @@
+//! Rows as the store reads and writes them.
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+use sqlx::types::Json;
+use uuid::Uuid;
+
+/// A seat as stored: who sits there and, for a human, the hash of its token.
+#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
+pub struct SeatRow {
+    pub seat: i32,
+    pub name: Option<String>,
+    /// `human`, `ai` or `open`.
+    pub kind: String,
+    pub level: Option<String>,
+    pub token_hash: Option<Vec<u8>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    pub id: Uuid,
+    pub game: String,
+    pub status: String,
+    pub turn: Option<i32>,
+    pub state: Value,
+    pub seats: Vec<SeatRow>,
+    /// Players whose score this game will move; they get a score row at creation.
+    pub scored_players: Vec<String>,
+    pub at: DateTime<Utc>,
+}
+
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct GameRow {
+    pub id: Uuid,
+    pub game: String,
+    pub status: String,
+    pub version: i64,
+    pub turn: Option<i32>,
+    pub state: Json<Value>,
+    pub result: Option<Json<Value>>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// A game with its seats.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub row: GameRow,
+    pub seats: Vec<SeatRow>,
+}
+
+/// Score movement for one player in one game kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScoreChange {
+    pub name: String,
+    pub delta: i64,
+    pub win: bool,
+    pub loss: bool,
+    pub draw: bool,
+}
+
+/// One accepted change to a game.
+#[derive(Clone, Debug)]
+pub struct Commit {
+    pub game_id: Uuid,
+    pub game: String,
+    pub expected_version: i64,
+    pub status: String,
+    pub turn: Option<i32>,
+    pub state: Value,
+    pub result: Option<Value>,
+    /// The seat that acted (`None`: the server, e.g. an abort).
+    pub seat: Option<i32>,
+    /// What was done, as the log records it.
+    pub action: Value,
+    /// Seats whose row changes (a join).
+    pub seats: Vec<SeatRow>,
+    pub scores: Vec<ScoreChange>,
+    pub at: DateTime<Utc>,
+}
+
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct LogEntry {
+    pub seq: i64,
+    pub seat: Option<i32>,
+    pub action: Json<Value>,
+    pub at: DateTime<Utc>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct GameFilter {
+    pub game: Option<String>,
+    pub status: Option<String>,
+    pub player: Option<String>,
+    /// Only games with an id below this one (the cursor: ids are time-ordered UUIDv7).
+    pub before: Option<Uuid>,
+    pub limit: i64,
+}
+
+/// A listed game: the row without its state, plus its seats.
+#[derive(Clone, Debug)]
+pub struct GameSummaryRow {
+    pub row: GameRow,
+    pub seats: Vec<SeatRow>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct PlayerStats {
+    pub name: String,
+    pub game: String,
+    pub score: i64,
+    pub wins: i64,
+    pub losses: i64,
+    pub draws: i64,
+}
+
+/// A poker deck session.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct DeckRecord {
+    pub id: Uuid,
+    pub version: i64,
+    pub state: Json<Value>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// Every named player starts here (seed 001).
+pub const INITIAL_SCORE: i64 = 1000;

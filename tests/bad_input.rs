@@ -1,0 +1,202 @@
+//! Every kind of bad input gets a problem+json answer with its stable code, never a 500.
+
+mod common;
+
+use common::TestApp;
+use reqwest::Method;
+use serde_json::json;
+
+async fn malformed_bodies_are_400(app: TestApp) {
+    let create = "/v1/gomoku/games";
+    app.post_raw(create, "{not json")
+        .await
+        .assert_problem(400, "invalid_request");
+    app.post_raw(create, "")
+        .await
+        .assert_problem(400, "invalid_request");
+    for body in [
+        json!({"players": "two"}),
+        json!({"size": "big", "players": [{"name": "a"}, {"name": "b"}]}),
+        json!({"rule": "renju", "players": [{"name": "a"}, {"name": "b"}]}),
+        json!({"sise": 15, "players": [{"name": "a"}, {"name": "b"}]}),
+        json!({"players": [{"name": "a"}, {"ai": "godlike"}]}),
+        json!({"players": [{"name": "a"}, {"nmae": "b"}]}),
+        json!([1, 2]),
+    ] {
+        app.post(create, body.clone())
+            .await
+            .assert_problem(400, "invalid_request");
+    }
+}
+
+async fn out_of_range_values_are_422(app: TestApp) {
+    let create = "/v1/gomoku/games";
+    for body in [
+        json!({"size": 99, "players": [{"name": "a"}, {"name": "b"}]}),
+        json!({"size": 8, "players": [{"name": "a"}, {"name": "b"}]}),
+        json!({"size": -1, "players": [{"name": "a"}, {"name": "b"}]}),
+        json!({"players": [{"name": "a"}]}),
+        json!({"players": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}),
+        json!({"players": [{"name": ""}, {"name": "b"}]}),
+        json!({"players": [{"name": "x".repeat(33)}, {"name": "b"}]}),
+        json!({"players": [{}, {"name": "b"}]}),
+        json!({"players": [{"open": true}, {"name": "b"}]}),
+    ] {
+        app.post(create, body.clone())
+            .await
+            .assert_problem(422, "invalid_request");
+    }
+}
+
+async fn bodies_over_the_limit_are_413(app: TestApp) {
+    let huge = format!(
+        "{{\"players\": [{{\"name\": \"{}\"}}, {{\"name\": \"b\"}}]}}",
+        "x".repeat(70 * 1024)
+    );
+    app.post_raw("/v1/gomoku/games", huge)
+        .await
+        .assert_problem(413, "payload_too_large");
+    // Just under the limit is parsed (and then refused for its value, not its size).
+    let near = format!(
+        "{{\"players\": [{{\"name\": \"{}\"}}, {{\"name\": \"b\"}}]}}",
+        "x".repeat(60 * 1024)
+    );
+    app.post_raw("/v1/gomoku/games", near)
+        .await
+        .assert_problem(422, "invalid_request");
+}
+
+async fn ids_and_routes_that_do_not_exist_are_404(app: TestApp) {
+    app.get("/v1/gomoku/games/not-a-uuid")
+        .await
+        .assert_problem(404, "not_found");
+    app.get("/v1/gomoku/games/0193a000-0000-7000-8000-000000000000")
+        .await
+        .assert_problem(404, "not_found");
+    app.get("/v1/gomoku/games/0193a000-0000-7000-8000-000000000000/moves")
+        .await
+        .assert_problem(404, "not_found");
+    app.get("/v1/chess/games")
+        .await
+        .assert_problem(404, "not_found");
+}
+
+async fn moves_need_the_right_token(app: TestApp) {
+    let (id, tokens) = app
+        .create_gomoku(json!({"players": [{"name": "a"}, {"name": "b"}]}))
+        .await;
+    let (other, other_tokens) = app
+        .create_gomoku(json!({"players": [{"name": "c"}, {"name": "d"}]}))
+        .await;
+    let black = tokens[0].clone().unwrap();
+    let white = tokens[1].clone().unwrap();
+    let moves = format!("/v1/gomoku/games/{id}/moves");
+    app.post(&moves, json!({"move": "h8"}))
+        .await
+        .assert_problem(401, "unauthorized");
+    app.post_as(&moves, json!({"move": "h8"}), &"0".repeat(64))
+        .await
+        .assert_problem(401, "unauthorized");
+    app.send(
+        Method::POST,
+        &moves,
+        Some(&json!({"move": "h8"})),
+        None,
+        &[("authorization", "Token abc")],
+    )
+    .await
+    .assert_problem(401, "unauthorized");
+    // A valid token, but of another game.
+    app.post_as(
+        &moves,
+        json!({"move": "h8"}),
+        other_tokens[0].as_ref().unwrap(),
+    )
+    .await
+    .assert_problem(403, "forbidden");
+    // The other seat, out of turn.
+    app.post_as(&moves, json!({"move": "h8"}), &white)
+        .await
+        .assert_problem(409, "not_your_turn");
+    // Nothing above changed either game.
+    assert_eq!(
+        app.get(&format!("/v1/gomoku/games/{id}")).await.body["version"],
+        0
+    );
+    assert_eq!(
+        app.get(&format!("/v1/gomoku/games/{other}")).await.body["version"],
+        0
+    );
+    assert_eq!(app.gomoku_move(&id, &black, "h8").await.status, 200);
+}
+
+async fn bad_moves_are_400_or_422(app: TestApp) {
+    let (id, tokens) = app
+        .create_gomoku(json!({"size": 9, "players": [{"name": "a"}, {"name": "b"}]}))
+        .await;
+    let black = tokens[0].clone().unwrap();
+    let white = tokens[1].clone().unwrap();
+    for notation in ["", "h", "8h", "h0", "h08", "hh8", "h 8", "?", "h8x", "e-1"] {
+        app.gomoku_move(&id, &black, notation)
+            .await
+            .assert_problem(400, "invalid_request");
+    }
+    let moves = format!("/v1/gomoku/games/{id}/moves");
+    for body in [
+        json!({"move": 5}),
+        json!({}),
+        json!({"move": "e5", "extra": 1}),
+    ] {
+        app.post_as(&moves, body, &black)
+            .await
+            .assert_problem(400, "invalid_request");
+    }
+    // Well-formed but off this 9x9 board, or occupied: illegal.
+    app.gomoku_move(&id, &black, "j5")
+        .await
+        .assert_problem(422, "illegal_move");
+    app.gomoku_move(&id, &black, "e10")
+        .await
+        .assert_problem(422, "illegal_move");
+    assert_eq!(app.gomoku_move(&id, &black, "E5").await.status, 200);
+    app.gomoku_move(&id, &white, "e5")
+        .await
+        .assert_problem(422, "illegal_move");
+    let game = app.get(&format!("/v1/gomoku/games/{id}")).await.body;
+    assert_eq!(game["version"], 1);
+    assert_eq!(game["state"]["moves"], json!(["e5"]));
+}
+
+async fn bad_headers_and_queries_are_400(app: TestApp) {
+    let (id, tokens) = app
+        .create_gomoku(json!({"players": [{"name": "a"}, {"name": "b"}]}))
+        .await;
+    app.send(
+        Method::POST,
+        &format!("/v1/gomoku/games/{id}/moves"),
+        Some(&json!({"move": "h8"})),
+        tokens[0].as_deref(),
+        &[("if-match", "yesterday")],
+    )
+    .await
+    .assert_problem(400, "invalid_request");
+    app.get("/v1/players?game=uno")
+        .await
+        .assert_problem(400, "invalid_request");
+    app.get("/v1/players?limit=1000")
+        .await
+        .assert_problem(422, "invalid_request");
+    app.get("/v1/games?limit=ten")
+        .await
+        .assert_problem(400, "invalid_request");
+}
+
+on_both_stores!(
+    malformed_bodies_are_400,
+    out_of_range_values_are_422,
+    bodies_over_the_limit_are_413,
+    ids_and_routes_that_do_not_exist_are_404,
+    moves_need_the_right_token,
+    bad_moves_are_400_or_422,
+    bad_headers_and_queries_are_400,
+);

@@ -1,0 +1,103 @@
+//! Operations routes, the generated documentation, and scores surviving a restart.
+
+mod common;
+
+use common::{Db, TestApp};
+use serde_json::json;
+
+#[actix_web::test]
+async fn health_ready_metrics_and_docs() {
+    let app = common::spawn(Db::Sqlite).await.unwrap();
+    assert_eq!(app.get("/health").await.body["status"], "ok");
+    assert_eq!(app.get("/ready").await.body["status"], "ready");
+
+    let (id, tokens) = app
+        .create_gomoku(json!({"players": [{"name": "m"}, {"ai": "easy"}]}))
+        .await;
+    app.gomoku_move(&id, tokens[0].as_ref().unwrap(), "h8")
+        .await;
+    app.post(&format!("/v1/gomoku/games/{id}/ai-move"), json!({}))
+        .await;
+    let metrics = app.get("/metrics").await;
+    assert_eq!(metrics.status, 200);
+    for needle in [
+        "parlor_moves_applied_total{game=\"gomoku\"} 2",
+        "parlor_ai_think_seconds_count{game=\"gomoku\",level=\"easy\"} 1",
+        "parlor_http_requests_total",
+        "parlor_http_requests_duration_seconds_bucket",
+        "/v1/gomoku/games/{id}/moves",
+    ] {
+        assert!(
+            metrics.text.contains(needle),
+            "missing {needle}:\n{}",
+            metrics.text
+        );
+    }
+
+    let spec = app.get("/openapi.json").await;
+    assert_eq!(spec.status, 200);
+    assert!(spec.body["openapi"].as_str().unwrap().starts_with("3.1"));
+    let docs = app.get("/docs/").await;
+    assert_eq!(docs.status, 200);
+    assert!(docs.text.contains("swagger"), "{}", docs.text);
+    let ui_js = app.get("/docs/swagger-ui-bundle.js").await;
+    assert_eq!(ui_js.status, 200, "Swagger UI is served from the binary");
+}
+
+#[actix_web::test]
+async fn start_up_fails_loudly_without_a_database() {
+    // Nothing listens on port 1: the server must refuse to start rather than serve 503s forever.
+    let config = common::test_config("postgres://postgres@127.0.0.1:1/nothing");
+    let failed = parlor::app::Application::build(config).await;
+    assert!(failed.is_err());
+}
+
+#[actix_web::test]
+async fn scores_survive_a_restart() {
+    for db in [Db::Sqlite, Db::Postgres] {
+        let Some((url, dir)) = common::fresh_database(db).await else {
+            continue;
+        };
+        let name = format!("restart-{}", rand::random::<u32>());
+        {
+            let app: TestApp = common::spawn_on(&url, None, common::test_config(&url)).await;
+            let (id, tokens) = app
+                .create_gomoku(json!({"players": [{"name": name}, {"name": "x"}]}))
+                .await;
+            let (b, w) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
+            for (bp, wp) in [("h8", "a1"), ("i8", "a2"), ("j8", "a3"), ("k8", "a4")] {
+                app.gomoku_move(&id, &b, bp).await;
+                app.gomoku_move(&id, &w, wp).await;
+            }
+            assert_eq!(
+                app.gomoku_move(&id, &b, "l8").await.body["status"],
+                "finished"
+            );
+        }
+        // A second start on the same database: migrations are a no-op, the score is still there.
+        let again = common::spawn_on(&url, dir, common::test_config(&url)).await;
+        let player = again.get(&format!("/v1/players/{name}")).await;
+        assert_eq!(
+            player.body["gomoku"]["score"], 1100,
+            "{db:?}: {}",
+            player.text
+        );
+    }
+}
+
+#[test]
+fn committed_openapi_matches_the_code() {
+    let generated = parlor::http::openapi::document_json();
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi/openapi.json");
+    let committed = std::fs::read_to_string(path).unwrap_or_default();
+    if committed.trim() != generated.trim() {
+        if std::env::var_os("UPDATE_OPENAPI").is_some() {
+            std::fs::write(path, generated + "\n").unwrap();
+            return;
+        }
+        panic!(
+            "openapi/openapi.json is stale: run `cargo run -- openapi > openapi/openapi.json` \
+             (or this test with UPDATE_OPENAPI=1)"
+        );
+    }
+}

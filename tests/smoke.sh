@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Smoke test: curl against the release binary, on SQLite and (with TEST_DATABASE_URL) PostgreSQL.
+# Create, move, AI move, finish, and the score survives a restart.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release --quiet
+BIN=target/release/parlor
+WORK=$(mktemp -d)
+PID=""
+cleanup() { [ -n "$PID" ] && kill "$PID" 2>/dev/null || true; rm -rf "$WORK"; }
+trap cleanup EXIT
+
+fail() { echo "smoke: FAIL: $*" >&2; exit 1; }
+
+start() { # $1 = DATABASE_URL
+  PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  DATABASE_URL="$1" PORT=$PORT RUST_LOG=warn "$BIN" >"$WORK/server.log" 2>&1 &
+  PID=$!
+  BASE="http://127.0.0.1:$PORT"
+  for _ in $(seq 1 100); do curl -fs "$BASE/health" >/dev/null 2>&1 && return 0; sleep 0.1; done
+  cat "$WORK/server.log"; fail "server did not start on $1"
+}
+stop() { kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""; }
+
+call() { # method path [json] [token] -> body on stdout, status in $WORK/status
+  local args=(-s -o "$WORK/body" -w '%{http_code}' -X "$1" "$BASE$2" -H 'content-type: application/json')
+  [ -n "${3:-}" ] && args+=(-d "$3")
+  [ -n "${4:-}" ] && args+=(-H "authorization: Bearer $4")
+  curl "${args[@]}" >"$WORK/status"
+  cat "$WORK/body"
+}
+expect() { [ "$(cat "$WORK/status")" = "$1" ] || fail "expected HTTP $1, got $(cat "$WORK/status"): $(cat "$WORK/body")"; }
+
+run() { # $1 = DATABASE_URL
+  local url=$1 name="smoke$RANDOM$RANDOM"
+  start "$url"
+  curl -fs "$BASE/ready" >/dev/null || fail "not ready"
+  curl -fs "$BASE/docs/" | grep -qi swagger || fail "no Swagger UI"
+
+  # A game against the AI: one human move, one AI move.
+  local g; g=$(call POST /v1/gomoku/games '{"players":[{"name":"'"$name"'"},{"ai":"hard"}]}'); expect 201
+  local id tok; id=$(jq -r .id <<<"$g"); tok=$(jq -r '.tokens[0].token' <<<"$g")
+  call POST "/v1/gomoku/games/$id/moves" '{"move":"h8"}' "$tok" >/dev/null; expect 200
+  local ai; ai=$(call POST "/v1/gomoku/games/$id/ai-move" '{"time_ms":100}'); expect 200
+  [ "$(jq -r .applied <<<"$ai")" = true ] || fail "AI move not applied"
+  [ "$(jq -r .game.version <<<"$ai")" = 2 ] || fail "AI move did not bump the version"
+
+  # A human game played to five in a row.
+  g=$(call POST /v1/gomoku/games '{"players":[{"name":"'"$name"'"},{"name":"rival"}]}'); expect 201
+  id=$(jq -r .id <<<"$g")
+  local b w; b=$(jq -r '.tokens[0].token' <<<"$g"); w=$(jq -r '.tokens[1].token' <<<"$g")
+  for pair in "h8 a1" "i8 a2" "j8 a3" "k8 a4"; do
+    set -- $pair
+    call POST "/v1/gomoku/games/$id/moves" '{"move":"'"$1"'"}' "$b" >/dev/null; expect 200
+    call POST "/v1/gomoku/games/$id/moves" '{"move":"'"$2"'"}' "$w" >/dev/null; expect 200
+  done
+  local last; last=$(call POST "/v1/gomoku/games/$id/moves" '{"move":"l8"}' "$b"); expect 200
+  [ "$(jq -r .status <<<"$last")" = finished ] || fail "game did not finish"
+  call POST "/v1/gomoku/games/$id/moves" '{"move":"m8"}' "$w" >/dev/null; expect 409
+  [ "$(call GET "/v1/players/$name" | jq -r .gomoku.score)" = 1100 ] || fail "score not 1100"
+
+  # The score survives a restart.
+  stop
+  start "$url"
+  [ "$(call GET "/v1/players/$name" | jq -r .gomoku.score)" = 1100 ] || fail "score lost on restart"
+  stop
+  echo "smoke: ok on ${url%%:*}"
+}
+
+run "sqlite://$WORK/parlor.db"
+if [ -n "${TEST_DATABASE_URL:-}" ]; then
+  schema="parlor_smoke_$$"
+  psql "$TEST_DATABASE_URL" -qc "DROP SCHEMA IF EXISTS $schema CASCADE; CREATE SCHEMA $schema"
+  run "$TEST_DATABASE_URL?options=-c%20search_path%3D$schema"
+  psql "$TEST_DATABASE_URL" -qc "DROP SCHEMA $schema CASCADE"
+else
+  echo "smoke: TEST_DATABASE_URL not set; PostgreSQL run skipped"
+fi

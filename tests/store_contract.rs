@@ -1,0 +1,231 @@
+//! The GameStore contract, run unchanged against SQLite and PostgreSQL.
+
+mod common;
+
+use std::sync::Arc;
+
+use chrono::Utc;
+use parlor::store::{
+    Commit, DeckRecord, GameFilter, GameStore, NewGame, ScoreChange, SeatRow, StoreError,
+};
+use serde_json::json;
+use sqlx::types::Json;
+use uuid::Uuid;
+
+use common::Db;
+
+async fn store(db: Db) -> Option<(Arc<dyn GameStore>, Option<tempfile::TempDir>)> {
+    let (url, dir) = common::fresh_database(db).await?;
+    Some((common::open_store(&url).await, dir))
+}
+
+fn new_game(player: &str) -> NewGame {
+    NewGame {
+        id: Uuid::now_v7(),
+        game: "gomoku".into(),
+        status: "active".into(),
+        turn: Some(0),
+        state: json!({"moves": []}),
+        seats: vec![
+            SeatRow {
+                seat: 0,
+                name: Some(player.into()),
+                kind: "human".into(),
+                level: None,
+                token_hash: Some(rand::random::<[u8; 32]>().to_vec()),
+            },
+            SeatRow {
+                seat: 1,
+                name: Some("AI".into()),
+                kind: "ai".into(),
+                level: Some("hard".into()),
+                token_hash: None,
+            },
+        ],
+        scored_players: vec![player.into()],
+        at: Utc::now(),
+    }
+}
+
+fn change(game: &NewGame, expected_version: i64, mv: &str) -> Commit {
+    Commit {
+        game_id: game.id,
+        game: game.game.clone(),
+        expected_version,
+        status: "active".into(),
+        turn: Some(1),
+        state: json!({"moves": [mv]}),
+        result: None,
+        seat: Some(0),
+        action: json!({"move": mv}),
+        seats: Vec::new(),
+        scores: Vec::new(),
+        at: Utc::now(),
+    }
+}
+
+async fn contract(db: Db) {
+    let Some((store, _dir)) = store(db).await else {
+        return;
+    };
+    store.ping().await.unwrap();
+    let player = format!("p{}", rand::random::<u32>());
+    let game = new_game(&player);
+    store.create_game(&game).await.unwrap();
+
+    // Round trip.
+    let loaded = store.load_game(game.id).await.unwrap().unwrap();
+    assert_eq!(loaded.row.version, 0);
+    assert_eq!(loaded.row.state.0, game.state);
+    assert_eq!(loaded.seats, game.seats);
+    assert!(store.load_game(Uuid::now_v7()).await.unwrap().is_none());
+    assert!(store
+        .token_known(game.seats[0].token_hash.as_ref().unwrap())
+        .await
+        .unwrap());
+    assert!(!store.token_known(&[7u8; 32]).await.unwrap());
+    let stats = store.player_stats(&player).await.unwrap();
+    assert_eq!((stats[0].score, stats[0].wins), (1000, 0));
+
+    // Compare-and-swap: the first writer at version 0 wins, a second at version 0 conflicts and
+    // leaves nothing behind (no log entry, no score change).
+    store.commit(&change(&game, 0, "h8")).await.unwrap();
+    let mut stale = change(&game, 0, "a1");
+    stale.scores.push(ScoreChange {
+        name: player.clone(),
+        delta: 100,
+        win: true,
+        loss: false,
+        draw: false,
+    });
+    assert!(matches!(
+        store.commit(&stale).await,
+        Err(StoreError::Conflict)
+    ));
+    let after = store.load_game(game.id).await.unwrap().unwrap();
+    assert_eq!(after.row.version, 1);
+    assert_eq!(after.row.state.0, json!({"moves": ["h8"]}));
+    assert_eq!(store.player_stats(&player).await.unwrap()[0].score, 1000);
+
+    // A finishing commit moves the score in the same transaction.
+    let mut finish = change(&game, 1, "i8");
+    finish.status = "finished".into();
+    finish.turn = None;
+    finish.result = Some(json!({"winners": [0], "reason": "five_in_row", "summary": ""}));
+    finish.scores.push(ScoreChange {
+        name: player.clone(),
+        delta: 100,
+        win: true,
+        loss: false,
+        draw: false,
+    });
+    store.commit(&finish).await.unwrap();
+    let s = &store.player_stats(&player).await.unwrap()[0];
+    assert_eq!((s.score, s.wins, s.losses, s.draws), (1100, 1, 0, 0));
+    let done = store.load_game(game.id).await.unwrap().unwrap();
+    assert_eq!(done.row.status, "finished");
+    assert_eq!(done.row.result.unwrap().0["winners"], json!([0]));
+
+    // The log is gapless and ordered.
+    let log = store.move_log(game.id).await.unwrap();
+    assert_eq!(log.iter().map(|e| e.seq).collect::<Vec<_>>(), vec![1, 2]);
+    assert_eq!(log[0].action.0, json!({"move": "h8"}));
+
+    // Listing: filters and the id cursor.
+    let second = new_game(&player);
+    store.create_game(&second).await.unwrap();
+    let all = store
+        .list_games(&GameFilter {
+            player: Some(player.clone()),
+            limit: 10,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        all.iter().map(|g| g.row.id).collect::<Vec<_>>(),
+        vec![second.id, game.id]
+    );
+    let older = store
+        .list_games(&GameFilter {
+            player: Some(player.clone()),
+            before: Some(second.id),
+            status: Some("finished".into()),
+            game: Some("gomoku".into()),
+            limit: 10,
+        })
+        .await
+        .unwrap();
+    assert_eq!(older.len(), 1);
+    assert_eq!(older[0].row.id, game.id);
+    assert_eq!(older[0].seats.len(), 2);
+
+    // Leaderboard order.
+    let board = store.leaderboard("gomoku", 1000).await.unwrap();
+    assert!(board.windows(2).all(|w| w[0].score >= w[1].score));
+
+    // Decks: compare-and-swap too.
+    let now = Utc::now();
+    let deck = DeckRecord {
+        id: Uuid::now_v7(),
+        version: 0,
+        state: Json(json!({"cards": 57})),
+        created_at: now,
+        updated_at: now,
+    };
+    store.create_deck(&deck).await.unwrap();
+    let mut next = deck.clone();
+    next.state = Json(json!({"cards": 56}));
+    store.save_deck(&next, 0).await.unwrap();
+    assert!(matches!(
+        store.save_deck(&next, 0).await,
+        Err(StoreError::Conflict)
+    ));
+    let loaded = store.load_deck(deck.id).await.unwrap().unwrap();
+    assert_eq!((loaded.version, loaded.state.0), (1, json!({"cards": 56})));
+}
+
+#[actix_web::test]
+async fn sqlite_store_keeps_the_contract() {
+    contract(Db::Sqlite).await;
+}
+
+#[actix_web::test]
+async fn postgres_store_keeps_the_contract() {
+    contract(Db::Postgres).await;
+}
+
+/// Many writers racing on one game through the store: exactly one commit per version.
+async fn racing_commits(db: Db) {
+    let Some((store, _dir)) = store(db).await else {
+        return;
+    };
+    let game = new_game("racer");
+    store.create_game(&game).await.unwrap();
+    let mut tasks = Vec::new();
+    for i in 0..16 {
+        let store = store.clone();
+        let commit = change(&game, 0, &format!("m{i}"));
+        tasks.push(tokio::spawn(async move { store.commit(&commit).await }));
+    }
+    let mut won = 0;
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(()) => won += 1,
+            Err(StoreError::Conflict) | Err(StoreError::Unavailable(_)) => {}
+            Err(other) => panic!("unexpected: {other}"),
+        }
+    }
+    assert_eq!(won, 1);
+    assert_eq!(store.move_log(game.id).await.unwrap().len(), 1);
+}
+
+#[actix_web::test]
+async fn sqlite_commits_race_safely() {
+    racing_commits(Db::Sqlite).await;
+}
+
+#[actix_web::test]
+async fn postgres_commits_race_safely() {
+    racing_commits(Db::Postgres).await;
+}
