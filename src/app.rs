@@ -59,8 +59,9 @@ impl Application {
         let body_limit = config.body_limit;
         let server = HttpServer::new(move || {
             App::new()
-                .wrap(middleware::from_fn(http::panics::catch_panics))
+                .wrap(middleware::from_fn(http::middleware::catch_panics))
                 .wrap(prometheus.clone())
+                .wrap(middleware::from_fn(http::middleware::request_id))
                 .wrap(TracingLogger::default())
                 .app_data(state.clone())
                 .configure(|cfg| http::configure(cfg, body_limit))

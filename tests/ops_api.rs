@@ -8,7 +8,11 @@ use serde_json::json;
 #[actix_web::test]
 async fn health_ready_metrics_and_docs() {
     let app = common::spawn(Db::Sqlite).await.unwrap();
-    assert_eq!(app.get("/health").await.body["status"], "ok");
+    let health = app.get("/health").await;
+    assert_eq!(health.body["status"], "ok");
+    assert!(health
+        .header("x-request-id")
+        .is_some_and(|id| id.len() >= 32));
     assert_eq!(app.get("/ready").await.body["status"], "ready");
 
     let (id, tokens) = app

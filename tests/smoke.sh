@@ -70,9 +70,9 @@ run() { # $1 = DATABASE_URL
 run "sqlite://$WORK/parlor.db"
 if [ -n "${TEST_DATABASE_URL:-}" ]; then
   schema="parlor_smoke_$$"
-  psql "$TEST_DATABASE_URL" -qc "DROP SCHEMA IF EXISTS $schema CASCADE; CREATE SCHEMA $schema"
+  psql "$TEST_DATABASE_URL" -qc "SET client_min_messages = warning; DROP SCHEMA IF EXISTS $schema CASCADE; CREATE SCHEMA $schema"
   run "$TEST_DATABASE_URL?options=-c%20search_path%3D$schema"
-  psql "$TEST_DATABASE_URL" -qc "DROP SCHEMA $schema CASCADE"
+  psql "$TEST_DATABASE_URL" -qc "SET client_min_messages = warning; DROP SCHEMA $schema CASCADE"
 else
   echo "smoke: TEST_DATABASE_URL not set; PostgreSQL run skipped"
 fi

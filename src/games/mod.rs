@@ -2,6 +2,7 @@
 //! implement [`TurnGame`] so that the HTTP layer and the store drive them all the same way.
 
 pub mod gomoku;
+pub mod poker;
 mod turn;
 
 pub use turn::{

@@ -6,10 +6,11 @@ pub mod conditional;
 pub mod error;
 pub mod games;
 pub mod gomoku;
+pub mod middleware;
 pub mod openapi;
 pub mod ops;
-pub mod panics;
 pub mod players;
+pub mod poker;
 pub mod turns;
 
 use actix_web::web;
@@ -30,5 +31,6 @@ pub fn configure(cfg: &mut web::ServiceConfig, body_limit: usize) {
     .configure(games::configure)
     .configure(players::configure)
     .configure(gomoku::configure)
+    .configure(poker::configure)
     .default_service(web::to(ops::no_route));
 }

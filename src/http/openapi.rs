@@ -4,7 +4,7 @@
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::{games, gomoku, ops, players};
+use super::{games, gomoku, ops, players, poker};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -16,10 +16,15 @@ use super::{games, gomoku, ops, players};
             the token returned once when the game is created.",
         license(name = "MIT")
     ),
-    paths(ops::health, ops::ready, ops::metrics, games::list, players::get, players::leaderboard),
+    paths(
+        ops::health, ops::ready, ops::metrics, games::list, players::get, players::leaderboard,
+        poker::deal, poker::compare, poker::evaluate, poker::create_deck, poker::get_deck,
+        poker::draw, poker::undo, poker::reselect, poker::shuffle,
+    ),
     modifiers(&SeatToken),
     tags(
         (name = "gomoku", description = "Gomoku (five in a row), with persistent player scores"),
+        (name = "poker", description = "Poker with five jokers: deal, compare, evaluate and deck sessions"),
         (name = "games", description = "Every game, listed"),
         (name = "players", description = "Player scores and the leaderboard"),
         (name = "ops", description = "Health, readiness and metrics"),

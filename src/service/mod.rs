@@ -2,6 +2,7 @@
 //! games, plus the pieces it needs (tokens, the AI pool, metrics).
 
 pub mod ai_pool;
+pub mod decks;
 pub mod metrics;
 pub mod resource;
 pub mod seats;

@@ -1,0 +1,47 @@
+//! Middleware of our own: request ids on every response, and a last line of defence against panics.
+
+use std::panic::AssertUnwindSafe;
+
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::middleware::Next;
+use actix_web::HttpMessage;
+use futures_util::FutureExt;
+use tracing_actix_web::RequestId;
+
+use super::error::ApiError;
+
+/// Echoes the id that the tracing span of this request carries as `x-request-id`, so a client's
+/// report can be matched with the server's logs.
+pub async fn request_id(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let id = req.extensions().get::<RequestId>().copied();
+    let mut response = next.call(req).await?;
+    if let Some(value) = id.and_then(|id| HeaderValue::from_str(&id.to_string()).ok()) {
+        response
+            .headers_mut()
+            .insert(HeaderName::from_static("x-request-id"), value);
+    }
+    Ok(response)
+}
+
+/// A panic in a handler becomes a logged 500 problem instead of taking the worker down with it.
+pub async fn catch_panics(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    match AssertUnwindSafe(next.call(req)).catch_unwind().await {
+        Ok(response) => response.map(ServiceResponse::map_into_boxed_body),
+        Err(panic) => {
+            let cause = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(ApiError::Internal(format!("handler panicked: {cause}")).into())
+        }
+    }
+}

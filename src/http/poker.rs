@@ -1,0 +1,287 @@
+//! Poker: deal, compare and evaluate (stateless), and deck sessions stored like games.
+
+use actix_web::http::header;
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::conditional::{self, IfMatch};
+use super::error::{ApiError, Problem};
+use crate::app::AppState;
+use crate::games::poker::{
+    self, Card, Eval, PokerError, Showdown, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS,
+};
+use crate::service::decks::{self, DeckAction, DeckChange, DeckView};
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"players": 4, "seed": 42}))]
+pub struct DealRequest {
+    /// 2..=11 players (57 cards hold eleven hands of five).
+    #[schema(minimum = 2, maximum = 11)]
+    pub players: i64,
+    /// Makes the deal reproducible; random when absent (and returned either way).
+    pub seed: Option<u64>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DealResult {
+    pub seed: u64,
+    #[serde(flatten)]
+    pub showdown: Showdown,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"hands": [["AS", "AH", "JK", "7C", "2D"], ["TS", "JS", "QS", "KS", "JK"]]}))]
+pub struct CompareRequest {
+    /// 2..=11 hands of five card codes; together at most one deck's worth of each card.
+    #[schema(value_type = Vec<Vec<String>>)]
+    pub hands: Vec<Vec<Card>>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"cards": ["KS", "JK", "KD", "7C", "7H"]}))]
+pub struct EvaluateRequest {
+    /// Five card codes: rank `2`..`9`, `T` (or `10`), `J`, `Q`, `K`, `A` + suit `S` `H` `D` `C`; joker `JK`.
+    #[schema(value_type = Vec<String>)]
+    pub cards: Vec<Card>,
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"seed": 7}))]
+pub struct NewDeckRequest {
+    pub seed: Option<u64>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"count": 5}))]
+pub struct DrawRequest {
+    #[schema(minimum = 1, maximum = 57)]
+    pub count: i64,
+}
+
+fn hand(cards: &[Card], which: &str) -> Result<[Card; HAND_SIZE], ApiError> {
+    cards.try_into().map_err(|_| {
+        ApiError::Unprocessable(format!(
+            "{which} must have exactly {HAND_SIZE} cards, not {}",
+            cards.len()
+        ))
+    })
+}
+
+fn invalid(err: PokerError) -> ApiError {
+    ApiError::Unprocessable(err.to_string())
+}
+
+/// Deals five cards to each player from a seeded shuffle and ranks the hands.
+#[utoipa::path(post, path = "/v1/poker/deal", tag = "poker", request_body = DealRequest, responses(
+    (status = 200, body = DealResult),
+    (status = 400, description = "Not JSON, wrong types", body = Problem, content_type = "application/problem+json"),
+    (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "players out of range", body = Problem, content_type = "application/problem+json"),
+))]
+pub async fn deal(body: web::Json<DealRequest>) -> Result<HttpResponse, ApiError> {
+    let players = usize::try_from(body.players)
+        .ok()
+        .filter(|p| (MIN_PLAYERS..=MAX_PLAYERS).contains(p))
+        .ok_or_else(|| {
+            ApiError::Unprocessable(format!(
+                "players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {}",
+                body.players
+            ))
+        })?;
+    let seed = body.seed.unwrap_or_else(rand::random);
+    let hands = poker::deal(players, seed).map_err(invalid)?;
+    Ok(HttpResponse::Ok().json(DealResult {
+        seed,
+        showdown: poker::showdown(&hands),
+    }))
+}
+
+/// Ranks the given hands; ties share the win.
+#[utoipa::path(post, path = "/v1/poker/compare", tag = "poker", request_body = CompareRequest, responses(
+    (status = 200, body = Showdown),
+    (status = 400, description = "Not JSON, bad card code", body = Problem, content_type = "application/problem+json"),
+    (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "Hand count, hand size, a card twice, six jokers", body = Problem, content_type = "application/problem+json"),
+))]
+pub async fn compare(body: web::Json<CompareRequest>) -> Result<HttpResponse, ApiError> {
+    let hands = body
+        .hands
+        .iter()
+        .enumerate()
+        .map(|(i, cards)| hand(cards, &format!("hand {i}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let showdown = poker::compare(&hands).map_err(invalid)?;
+    Ok(HttpResponse::Ok().json(showdown))
+}
+
+/// One hand: its category, its best interpretation and its strength.
+#[utoipa::path(post, path = "/v1/poker/evaluate", tag = "poker", request_body = EvaluateRequest, responses(
+    (status = 200, body = Eval),
+    (status = 400, description = "Not JSON, bad card code", body = Problem, content_type = "application/problem+json"),
+    (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "Not five cards, or a card twice", body = Problem, content_type = "application/problem+json"),
+))]
+pub async fn evaluate(body: web::Json<EvaluateRequest>) -> Result<HttpResponse, ApiError> {
+    let cards = hand(&body.cards, "cards")?;
+    poker::validate_one_deck(&[cards]).map_err(invalid)?;
+    Ok(HttpResponse::Ok().json(poker::evaluate(&cards)))
+}
+
+/// A new deck session: 57 cards shuffled from the seed. The body may be empty.
+#[utoipa::path(post, path = "/v1/poker/decks", tag = "poker", request_body(content = Option<NewDeckRequest>), responses(
+    (status = 201, body = DeckView, headers(("Location" = String), ("ETag" = String))),
+    (status = 400, description = "Not JSON, wrong types", body = Problem, content_type = "application/problem+json"),
+    (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
+    (status = 503, description = "Database unavailable", body = Problem, content_type = "application/problem+json"),
+))]
+pub async fn create_deck(
+    app: web::Data<AppState>,
+    body: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    let request: NewDeckRequest = if body.iter().all(u8::is_ascii_whitespace) {
+        NewDeckRequest::default()
+    } else {
+        serde_json::from_slice(&body)
+            .map_err(|e| ApiError::BadRequest(format!("invalid JSON body: {e}")))?
+    };
+    let deck = decks::create(&app, request.seed).await?;
+    let mut response = HttpResponse::Created();
+    response.insert_header((header::LOCATION, format!("/v1/poker/decks/{}", deck.id)));
+    Ok(conditional::ok_with_etag(response, deck.version, &deck))
+}
+
+/// A deck session: how many cards remain and which were drawn (never the order of the rest).
+#[utoipa::path(get, path = "/v1/poker/decks/{id}", tag = "poker",
+    params(("id" = Uuid, Path, description = "Deck id")),
+    responses(
+        (status = 200, body = DeckView, headers(("ETag" = String))),
+        (status = 304, description = "Unchanged since the `If-None-Match` version"),
+        (status = 404, description = "No such deck", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Database unavailable", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn get_deck(
+    app: web::Data<AppState>,
+    req: HttpRequest,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let deck = decks::get(&app, *id).await?;
+    Ok(conditional::respond(&req, deck.version, &deck))
+}
+
+async fn change(
+    app: &AppState,
+    id: Uuid,
+    if_match: IfMatch,
+    action: DeckAction,
+) -> Result<HttpResponse, ApiError> {
+    let change = decks::change(app, id, if_match.0, action).await?;
+    Ok(conditional::ok_with_etag(
+        HttpResponse::Ok(),
+        change.deck.version,
+        &change,
+    ))
+}
+
+/// Draws cards from the top of the deck.
+#[utoipa::path(post, path = "/v1/poker/decks/{id}/draw", tag = "poker", request_body = DrawRequest,
+    params(("id" = Uuid, Path, description = "Deck id")),
+    responses(
+        (status = 200, description = "`cards` were drawn", body = DeckChange, headers(("ETag" = String))),
+        (status = 400, description = "Not JSON, wrong types", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such deck", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Lost a race: retry", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "`If-Match` version is stale", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "count out of range, or more than remain", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Database unavailable", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn draw(
+    app: web::Data<AppState>,
+    id: web::Path<Uuid>,
+    if_match: IfMatch,
+    body: web::Json<DrawRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let count = usize::try_from(body.count).unwrap_or(0);
+    if count == 0 {
+        return Err(ApiError::Unprocessable(format!(
+            "count must be 1 to 57, not {}",
+            body.count
+        )));
+    }
+    change(&app, *id, if_match, DeckAction::Draw(count)).await
+}
+
+/// The seed's undo: the last drawn card goes back on top.
+#[utoipa::path(post, path = "/v1/poker/decks/{id}/undo", tag = "poker",
+    params(("id" = Uuid, Path, description = "Deck id")),
+    responses(
+        (status = 200, description = "`returned` went back", body = DeckChange, headers(("ETag" = String))),
+        (status = 404, description = "No such deck", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Lost a race: retry", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "`If-Match` version is stale", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Nothing drawn", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Database unavailable", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn undo(
+    app: web::Data<AppState>,
+    id: web::Path<Uuid>,
+    if_match: IfMatch,
+) -> Result<HttpResponse, ApiError> {
+    change(&app, *id, if_match, DeckAction::Undo).await
+}
+
+/// The seed's re-select: the last drawn card goes back to a random place and a card is drawn.
+#[utoipa::path(post, path = "/v1/poker/decks/{id}/reselect", tag = "poker",
+    params(("id" = Uuid, Path, description = "Deck id")),
+    responses(
+        (status = 200, description = "`returned` went back, `cards` holds the new card", body = DeckChange, headers(("ETag" = String))),
+        (status = 404, description = "No such deck", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Lost a race: retry", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "`If-Match` version is stale", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Nothing drawn", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Database unavailable", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn reselect(
+    app: web::Data<AppState>,
+    id: web::Path<Uuid>,
+    if_match: IfMatch,
+) -> Result<HttpResponse, ApiError> {
+    change(&app, *id, if_match, DeckAction::Reselect).await
+}
+
+/// Every drawn card back, and the whole deck shuffled again.
+#[utoipa::path(post, path = "/v1/poker/decks/{id}/shuffle", tag = "poker",
+    params(("id" = Uuid, Path, description = "Deck id")),
+    responses(
+        (status = 200, description = "`returned` went back", body = DeckChange, headers(("ETag" = String))),
+        (status = 404, description = "No such deck", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Lost a race: retry", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "`If-Match` version is stale", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Database unavailable", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn shuffle(
+    app: web::Data<AppState>,
+    id: web::Path<Uuid>,
+    if_match: IfMatch,
+) -> Result<HttpResponse, ApiError> {
+    change(&app, *id, if_match, DeckAction::Shuffle).await
+}
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.route("/v1/poker/deal", web::post().to(deal))
+        .route("/v1/poker/compare", web::post().to(compare))
+        .route("/v1/poker/evaluate", web::post().to(evaluate))
+        .route("/v1/poker/decks", web::post().to(create_deck))
+        .route("/v1/poker/decks/{id}", web::get().to(get_deck))
+        .route("/v1/poker/decks/{id}/draw", web::post().to(draw))
+        .route("/v1/poker/decks/{id}/undo", web::post().to(undo))
+        .route("/v1/poker/decks/{id}/reselect", web::post().to(reselect))
+        .route("/v1/poker/decks/{id}/shuffle", web::post().to(shuffle));
+}

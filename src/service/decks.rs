@@ -1,0 +1,142 @@
+//! Poker deck sessions: the same road as games (load → rules → compare-and-swap save), for a
+//! deck stored as JSON with a version.
+
+use chrono::Utc;
+use serde::Serialize;
+use sqlx::types::Json;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use crate::app::AppState;
+use crate::games::poker::{Card, Deck, PokerError};
+use crate::http::error::ApiError;
+use crate::store::DeckRecord;
+
+/// A deck session as clients see it: never the order of the remaining cards.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DeckView {
+    pub id: Uuid,
+    /// +1 on every change; also the `ETag`.
+    pub version: i64,
+    /// The seed of the first shuffle: the same seed and the same calls give the same cards.
+    pub seed: u64,
+    #[schema(example = 52)]
+    pub remaining: usize,
+    /// Cards drawn so far, in order.
+    #[schema(value_type = Vec<String>, example = json!(["AS", "JK", "TD", "2C", "KH"]))]
+    pub drawn: Vec<Card>,
+}
+
+/// A change to a deck: the cards it drew and the cards it put back.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DeckChange {
+    #[schema(value_type = Vec<String>)]
+    pub cards: Vec<Card>,
+    #[schema(value_type = Vec<String>)]
+    pub returned: Vec<Card>,
+    pub deck: DeckView,
+}
+
+/// What to do to a deck.
+#[derive(Clone, Copy, Debug)]
+pub enum DeckAction {
+    Draw(usize),
+    Undo,
+    Reselect,
+    Shuffle,
+}
+
+fn view(record: &DeckRecord, deck: &Deck) -> DeckView {
+    DeckView {
+        id: record.id,
+        version: record.version,
+        seed: deck.seed(),
+        remaining: deck.remaining(),
+        drawn: deck.drawn().to_vec(),
+    }
+}
+
+pub async fn create(app: &AppState, seed: Option<u64>) -> Result<DeckView, ApiError> {
+    let deck = Deck::new(seed.unwrap_or_else(rand::random));
+    let now = Utc::now();
+    let record = DeckRecord {
+        id: Uuid::now_v7(),
+        version: 0,
+        state: Json(to_json(&deck)?),
+        created_at: now,
+        updated_at: now,
+    };
+    app.store.create_deck(&record).await?;
+    Ok(view(&record, &deck))
+}
+
+pub async fn get(app: &AppState, id: Uuid) -> Result<DeckView, ApiError> {
+    let (record, deck) = load(app, id).await?;
+    Ok(view(&record, &deck))
+}
+
+pub async fn change(
+    app: &AppState,
+    id: Uuid,
+    if_match: Option<i64>,
+    action: DeckAction,
+) -> Result<DeckChange, ApiError> {
+    if let DeckAction::Draw(count) = action {
+        if !(1..=crate::games::poker::DECK_SIZE).contains(&count) {
+            return Err(ApiError::Unprocessable(format!(
+                "count must be 1 to 57, not {count}"
+            )));
+        }
+    }
+    let (mut record, mut deck) = load(app, id).await?;
+    if let Some(expected) = if_match.filter(|v| *v != record.version) {
+        return Err(ApiError::PreconditionFailed(format!(
+            "If-Match names version {expected}, but the deck is at version {}",
+            record.version
+        )));
+    }
+    let last = deck.drawn().last().copied();
+    let (cards, returned) = match action {
+        DeckAction::Draw(count) => (deck.draw(count).map_err(refused)?, Vec::new()),
+        DeckAction::Undo => (Vec::new(), vec![deck.undo().map_err(refused)?]),
+        DeckAction::Reselect => {
+            let card = deck.reselect().map_err(refused)?;
+            (vec![card], last.into_iter().collect())
+        }
+        DeckAction::Shuffle => {
+            let back = deck.drawn().to_vec();
+            deck.shuffle();
+            (Vec::new(), back)
+        }
+    };
+    let expected = record.version;
+    record.state = Json(to_json(&deck)?);
+    record.updated_at = Utc::now();
+    app.store.save_deck(&record, expected).await?;
+    record.version += 1;
+    Ok(DeckChange {
+        cards,
+        returned,
+        deck: view(&record, &deck),
+    })
+}
+
+/// A deck that cannot do what was asked (nothing drawn, not enough cards left).
+fn refused(err: PokerError) -> ApiError {
+    ApiError::IllegalMove(err.to_string())
+}
+
+fn to_json(deck: &Deck) -> Result<serde_json::Value, ApiError> {
+    serde_json::to_value(deck).map_err(|e| ApiError::Internal(format!("deck to JSON: {e}")))
+}
+
+async fn load(app: &AppState, id: Uuid) -> Result<(DeckRecord, Deck), ApiError> {
+    let record = app
+        .store
+        .load_deck(id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("deck"))?;
+    let deck = serde_json::from_value(record.state.0.clone())
+        .map_err(|e| ApiError::Internal(format!("stored deck {id} does not parse: {e}")))?;
+    Ok((record, deck))
+}
