@@ -20,6 +20,8 @@ pub struct AppState {
     pub store: Arc<dyn GameStore>,
     pub ai: AiPool,
     pub metrics: Metrics,
+    /// Per-client limit on AI requests; `None` when not configured.
+    pub ai_limit: Option<crate::http::limits::AiRateLimiter>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -50,6 +52,9 @@ impl Application {
             store,
             ai: AiPool::new(config.ai_workers(), config.ai_queue),
             metrics: metrics.clone(),
+            ai_limit: config
+                .ai_rate_per_minute
+                .map(crate::http::limits::AiRateLimiter::per_minute),
         });
         let prometheus = PrometheusMetricsBuilder::new("parlor")
             .registry(metrics.registry.clone())

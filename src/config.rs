@@ -24,6 +24,9 @@ pub struct Config {
     /// AI requests allowed to wait for a thread before new ones get 503.
     #[arg(long, env = "PARLOR_AI_QUEUE", default_value_t = 16)]
     pub ai_queue: usize,
+    /// AI requests one client (by IP address) may make per minute; unset: no limit.
+    #[arg(long, env = "PARLOR_AI_RATE_PER_MINUTE")]
+    pub ai_rate_per_minute: Option<u32>,
     /// HTTP worker threads (default: the number of cores).
     #[arg(long, env = "PARLOR_WORKERS")]
     pub workers: Option<usize>,
@@ -41,6 +44,7 @@ impl Default for Config {
             body_limit: 64 * 1024,
             ai_workers: None,
             ai_queue: 16,
+            ai_rate_per_minute: None,
             workers: None,
             log_format: "text".into(),
         }

@@ -191,7 +191,32 @@ async fn bad_headers_and_queries_are_400(app: TestApp) {
         .assert_problem(400, "invalid_request");
 }
 
+async fn hostile_bodies_are_refused_cleanly(app: TestApp) {
+    // Nesting deeper than serde_json's recursion limit, inside the size limit.
+    let deep = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
+    app.post_raw("/v1/gomoku/games", deep)
+        .await
+        .assert_problem(400, "invalid_request");
+    let (id, tokens) = app
+        .create_gomoku(json!({"players": [{"name": "a"}, {"name": "b"}]}))
+        .await;
+    // A 60 KiB "move": refused, and the problem does not echo it back whole.
+    let long = "h".repeat(60 * 1024);
+    let r = app
+        .gomoku_move(&id, tokens[0].as_ref().unwrap(), &long)
+        .await;
+    r.assert_problem(400, "invalid_request");
+    assert!(r.text.len() < 2048, "detail echoes {} bytes", r.text.len());
+    // Control characters and unicode in names are handled without a 500.
+    for name in [r"\u0000", "😀😀", r"a\tb"] {
+        let body = format!("{{\"players\": [{{\"name\": \"{name}\"}}, {{\"name\": \"b\"}}]}}");
+        let r = app.post_raw("/v1/gomoku/games", body).await;
+        assert!(r.status == 201 || r.status == 422, "{name}: {}", r.text);
+    }
+}
+
 on_both_stores!(
+    hostile_bodies_are_refused_cleanly,
     malformed_bodies_are_400,
     out_of_range_values_are_422,
     bodies_over_the_limit_are_413,

@@ -105,3 +105,44 @@ fn committed_openapi_matches_the_code() {
         );
     }
 }
+
+#[actix_web::test]
+async fn ai_requests_are_rate_limited_per_client_when_configured() {
+    let (url, dir) = common::fresh_database(Db::Sqlite).await.unwrap();
+    let mut config = common::test_config(&url);
+    config.ai_rate_per_minute = Some(2);
+    let app = common::spawn_on(&url, dir, config).await;
+    let (id, _) = app
+        .create_gomoku(json!({"players": [{"ai": "easy"}, {"ai": "easy"}]}))
+        .await;
+    let path = format!("/v1/gomoku/games/{id}/ai-move");
+    for _ in 0..2 {
+        assert_eq!(app.post(&path, json!({"time_ms": 10})).await.status, 200);
+    }
+    let limited = app.post(&path, json!({"time_ms": 10})).await;
+    limited.assert_problem(429, "rate_limited");
+    assert!(limited.header("retry-after").is_some());
+    // Plain reads are not limited.
+    assert_eq!(app.get(&format!("/v1/gomoku/games/{id}")).await.status, 200);
+}
+
+#[actix_web::test]
+async fn ai_rate_limit_is_off_by_default() {
+    let app = common::spawn(Db::Sqlite).await.unwrap();
+    let (id, _) = app
+        .create_gomoku(json!({"size": 9, "players": [{"ai": "easy"}, {"ai": "easy"}]}))
+        .await;
+    for _ in 0..12 {
+        let r = app
+            .post(
+                &format!("/v1/gomoku/games/{id}/ai-move"),
+                json!({"time_ms": 5}),
+            )
+            .await;
+        assert!(
+            r.status == 200 || r.body["code"] == "game_over",
+            "{}",
+            r.text
+        );
+    }
+}

@@ -36,7 +36,7 @@ impl AiLevel {
 #[serde(deny_unknown_fields)]
 pub struct PlayerSpec {
     /// A human player's name (1–32 characters); optional for an AI seat.
-    #[schema(example = "alice")]
+    #[schema(example = "alice", min_length = 1, max_length = 32)]
     pub name: Option<String>,
     /// Makes the seat an AI of this level.
     pub ai: Option<AiLevel>,

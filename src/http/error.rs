@@ -27,6 +27,9 @@ pub enum ApiError {
     NotFound(String),
     #[error("{0}")]
     NotYourTurn(String),
+    /// The path exists but not with this method; the value is the `Allow` header.
+    #[error("this route answers only {0}")]
+    MethodNotAllowed(&'static str),
     #[error("the game is over")]
     GameOver,
     #[error("the game changed while this request was handled; fetch it again and retry")]
@@ -35,6 +38,9 @@ pub enum ApiError {
     PreconditionFailed(String),
     #[error("the request body is larger than {0} bytes")]
     PayloadTooLarge(usize),
+    /// A client asked for more AI moves than its rate allows.
+    #[error("too many AI requests from this client; retry in {retry_after} s")]
+    RateLimited { retry_after: u32 },
     /// Database down, AI pool saturated: retry after the given seconds.
     #[error("{message}")]
     Unavailable { message: String, retry_after: u32 },
@@ -65,10 +71,12 @@ impl ApiError {
             ApiError::Forbidden(_) => "forbidden",
             ApiError::NotFound(_) => "not_found",
             ApiError::NotYourTurn(_) => "not_your_turn",
+            ApiError::MethodNotAllowed(_) => "method_not_allowed",
             ApiError::GameOver => "game_over",
             ApiError::Conflict => "conflict",
             ApiError::PreconditionFailed(_) => "precondition_failed",
             ApiError::PayloadTooLarge(_) => "payload_too_large",
+            ApiError::RateLimited { .. } => "rate_limited",
             ApiError::Unavailable { .. } => "unavailable",
             ApiError::Internal(_) => "internal",
         }
@@ -83,10 +91,12 @@ impl ApiError {
             ApiError::Forbidden(_) => "Forbidden",
             ApiError::NotFound(_) => "Not found",
             ApiError::NotYourTurn(_) => "Not your turn",
+            ApiError::MethodNotAllowed(_) => "Method not allowed",
             ApiError::GameOver => "Game over",
             ApiError::Conflict => "Conflict",
             ApiError::PreconditionFailed(_) => "Precondition failed",
             ApiError::PayloadTooLarge(_) => "Payload too large",
+            ApiError::RateLimited { .. } => "Too many requests",
             ApiError::Unavailable { .. } => "Service unavailable",
             ApiError::Internal(_) => "Internal error",
         }
@@ -95,7 +105,7 @@ impl ApiError {
     pub fn problem(&self) -> Problem {
         let detail = match self {
             ApiError::Internal(_) => "something went wrong on our side; it has been logged".into(),
-            other => other.to_string(),
+            other => clip(other.to_string()),
         };
         Problem {
             kind: format!("https://parlor.dev/problems/{}", self.code()),
@@ -111,6 +121,17 @@ impl ApiError {
     }
 }
 
+/// Details quote what the client sent (serde's messages, bad notation); a 60 KiB input must not
+/// come back as a 60 KiB error.
+const MAX_DETAIL_CHARS: usize = 400;
+
+fn clip(detail: String) -> String {
+    match detail.char_indices().nth(MAX_DETAIL_CHARS) {
+        Some((cut, _)) => format!("{}…", &detail[..cut]),
+        None => detail,
+    }
+}
+
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         match self {
@@ -121,11 +142,13 @@ impl ResponseError for ApiError {
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::NotYourTurn(_) | ApiError::GameOver | ApiError::Conflict => {
                 StatusCode::CONFLICT
             }
             ApiError::PreconditionFailed(_) => StatusCode::PRECONDITION_FAILED,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -137,8 +160,13 @@ impl ResponseError for ApiError {
         }
         let mut response = HttpResponse::build(self.status_code());
         response.insert_header((header::CONTENT_TYPE, "application/problem+json"));
-        if let ApiError::Unavailable { retry_after, .. } = self {
+        if let ApiError::Unavailable { retry_after, .. } | ApiError::RateLimited { retry_after } =
+            self
+        {
             response.insert_header((header::RETRY_AFTER, retry_after.to_string()));
+        }
+        if let ApiError::MethodNotAllowed(allow) = self {
+            response.insert_header((header::ALLOW, *allow));
         }
         if let ApiError::Unauthorized(_) = self {
             response.insert_header((header::WWW_AUTHENTICATE, "Bearer"));

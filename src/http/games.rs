@@ -34,8 +34,10 @@ pub enum GameStatus {
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// Only this game.
+    #[param(inline)]
     pub game: Option<GameKind>,
     /// Only games in this status.
+    #[param(inline)]
     pub status: Option<GameStatus>,
     /// Only games where a seat has this name.
     pub player: Option<String>,
@@ -87,6 +89,7 @@ pub async fn list(
     let before = query
         .cursor
         .as_deref()
+        .filter(|c| !c.is_empty())
         .map(|c| Uuid::parse_str(c).map_err(|_| ApiError::BadRequest(format!("bad cursor {c:?}"))))
         .transpose()?;
     let filter = GameFilter {
@@ -130,5 +133,5 @@ fn json_word<T: Serialize>(value: &T) -> String {
 }
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/v1/games", web::get().to(list));
+    cfg.service(super::resource("/v1/games", "GET").route(web::get().to(list)));
 }

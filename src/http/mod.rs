@@ -6,6 +6,7 @@ pub mod conditional;
 pub mod error;
 pub mod games;
 pub mod gomoku;
+pub mod limits;
 pub mod middleware;
 pub mod openapi;
 pub mod ops;
@@ -13,7 +14,9 @@ pub mod players;
 pub mod poker;
 pub mod turns;
 
-use actix_web::web;
+use actix_web::{web, HttpResponse};
+
+use error::ApiError;
 
 /// Every route, and the extractor settings that turn bad input into problem+json.
 pub fn configure(cfg: &mut web::ServiceConfig, body_limit: usize) {
@@ -33,4 +36,22 @@ pub fn configure(cfg: &mut web::ServiceConfig, body_limit: usize) {
     .configure(gomoku::configure)
     .configure(poker::configure)
     .default_service(web::to(ops::no_route));
+}
+
+/// A resource whose other methods answer 405 with `Allow` (the app's default would say 404).
+pub fn resource(path: &str, allow: &'static str) -> actix_web::Resource {
+    web::resource(path).default_service(web::to(move || async move {
+        Err::<HttpResponse, _>(ApiError::MethodNotAllowed(allow))
+    }))
+}
+
+/// A body that may be left out: empty or `null` means all defaults, so
+/// `curl -X POST …/ai-move` just works.
+pub fn optional_json<T: serde::de::DeserializeOwned + Default>(body: &[u8]) -> Result<T, ApiError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(T::default());
+    }
+    serde_json::from_slice::<Option<T>>(body)
+        .map(Option::unwrap_or_default)
+        .map_err(|e| ApiError::BadRequest(format!("invalid JSON body: {e}")))
 }

@@ -53,9 +53,9 @@ pub async fn no_route() -> Result<HttpResponse, ApiError> {
 }
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/health", web::get().to(health))
-        .route("/ready", web::get().to(ready))
-        .route("/metrics", web::get().to(metrics))
+    cfg.service(super::resource("/health", "GET").route(web::get().to(health)))
+        .service(super::resource("/ready", "GET").route(web::get().to(ready)))
+        .service(super::resource("/metrics", "GET").route(web::get().to(metrics)))
         .route(
             "/docs",
             web::get().to(|| async {

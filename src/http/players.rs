@@ -54,6 +54,7 @@ pub enum ScoredGame {
 #[into_params(parameter_in = Query)]
 pub struct LeaderboardQuery {
     /// The game (default `gomoku`, the only one with scores).
+    #[param(inline)]
     pub game: Option<ScoredGame>,
     /// How many players, 1..=100 (default 10).
     #[param(minimum = 1, maximum = 100)]
@@ -132,6 +133,6 @@ pub async fn leaderboard(
 }
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/v1/players", web::get().to(leaderboard))
-        .route("/v1/players/{name}", web::get().to(get));
+    cfg.service(super::resource("/v1/players", "GET").route(web::get().to(leaderboard)))
+        .service(super::resource("/v1/players/{name}", "GET").route(web::get().to(get)));
 }

@@ -37,7 +37,7 @@ pub struct DealResult {
 #[schema(example = json!({"hands": [["AS", "AH", "JK", "7C", "2D"], ["TS", "JS", "QS", "KS", "JK"]]}))]
 pub struct CompareRequest {
     /// 2..=11 hands of five card codes; together at most one deck's worth of each card.
-    #[schema(value_type = Vec<Vec<String>>)]
+    #[schema(value_type = Vec<Vec<String>>, min_items = 2, max_items = 11)]
     pub hands: Vec<Vec<Card>>,
 }
 
@@ -46,7 +46,7 @@ pub struct CompareRequest {
 #[schema(example = json!({"cards": ["KS", "JK", "KD", "7C", "7H"]}))]
 pub struct EvaluateRequest {
     /// Five card codes: rank `2`..`9`, `T` (or `10`), `J`, `Q`, `K`, `A` + suit `S` `H` `D` `C`; joker `JK`.
-    #[schema(value_type = Vec<String>)]
+    #[schema(value_type = Vec<String>, min_items = 5, max_items = 5)]
     pub cards: Vec<Card>,
 }
 
@@ -145,12 +145,7 @@ pub async fn create_deck(
     app: web::Data<AppState>,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
-    let request: NewDeckRequest = if body.iter().all(u8::is_ascii_whitespace) {
-        NewDeckRequest::default()
-    } else {
-        serde_json::from_slice(&body)
-            .map_err(|e| ApiError::BadRequest(format!("invalid JSON body: {e}")))?
-    };
+    let request: NewDeckRequest = super::optional_json(&body)?;
     let deck = decks::create(&app, request.seed).await?;
     let mut response = HttpResponse::Created();
     response.insert_header((header::LOCATION, format!("/v1/poker/decks/{}", deck.id)));
@@ -275,13 +270,14 @@ pub async fn shuffle(
 }
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/v1/poker/deal", web::post().to(deal))
-        .route("/v1/poker/compare", web::post().to(compare))
-        .route("/v1/poker/evaluate", web::post().to(evaluate))
-        .route("/v1/poker/decks", web::post().to(create_deck))
-        .route("/v1/poker/decks/{id}", web::get().to(get_deck))
-        .route("/v1/poker/decks/{id}/draw", web::post().to(draw))
-        .route("/v1/poker/decks/{id}/undo", web::post().to(undo))
-        .route("/v1/poker/decks/{id}/reselect", web::post().to(reselect))
-        .route("/v1/poker/decks/{id}/shuffle", web::post().to(shuffle));
+    use super::resource;
+    cfg.service(resource("/v1/poker/deal", "POST").route(web::post().to(deal)))
+        .service(resource("/v1/poker/compare", "POST").route(web::post().to(compare)))
+        .service(resource("/v1/poker/evaluate", "POST").route(web::post().to(evaluate)))
+        .service(resource("/v1/poker/decks", "POST").route(web::post().to(create_deck)))
+        .service(resource("/v1/poker/decks/{id}", "GET").route(web::get().to(get_deck)))
+        .service(resource("/v1/poker/decks/{id}/draw", "POST").route(web::post().to(draw)))
+        .service(resource("/v1/poker/decks/{id}/undo", "POST").route(web::post().to(undo)))
+        .service(resource("/v1/poker/decks/{id}/reselect", "POST").route(web::post().to(reselect)))
+        .service(resource("/v1/poker/decks/{id}/shuffle", "POST").route(web::post().to(shuffle)));
 }

@@ -8,6 +8,7 @@ use uuid::Uuid;
 use super::auth::Bearer;
 use super::conditional::{self, IfMatch};
 use super::error::ApiError;
+use super::limits::AiRateLimit;
 use crate::app::AppState;
 use crate::games::TurnGame;
 use crate::service::turns::{self, AiMoveRequest, TakeBack};
@@ -54,18 +55,13 @@ pub async fn play<G: TurnGame>(
 
 pub async fn ai_move<G: TurnGame>(
     app: web::Data<AppState>,
+    _allowed: AiRateLimit,
     id: web::Path<Uuid>,
     bearer: Bearer,
     if_match: IfMatch,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
-    // An empty body means "all defaults", so `curl -X POST …/ai-move` just works.
-    let request = if body.iter().all(u8::is_ascii_whitespace) {
-        AiMoveRequest::default()
-    } else {
-        serde_json::from_slice(&body)
-            .map_err(|e| ApiError::BadRequest(format!("invalid JSON body: {e}")))?
-    };
+    let request: AiMoveRequest = super::optional_json(&body)?;
     let outcome = turns::ai_move::<G>(&app, *id, bearer.hash(), if_match.0, request).await?;
     Ok(conditional::ok_with_etag(
         HttpResponse::Ok(),
@@ -199,11 +195,13 @@ macro_rules! turn_game_routes {
                 (status = 412, description = "`If-Match` version is stale", body = Problem, content_type = "application/problem+json"),
                 (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
                 (status = 422, description = "`time_ms` out of range", body = Problem, content_type = "application/problem+json"),
+                (status = 429, description = "Per-client AI rate limit (when configured; see Retry-After)", body = Problem, content_type = "application/problem+json",
+                    headers(("Retry-After" = String))),
                 (status = 503, description = "AI pool full or database unavailable (see Retry-After)", body = Problem, content_type = "application/problem+json",
                     headers(("Retry-After" = String))),
             ))]
-        pub async fn ai_move(app: web::Data<AppState>, id: web::Path<Uuid>, bearer: Bearer, if_match: IfMatch, body: web::Bytes) -> Result<HttpResponse, ApiError> {
-            $crate::http::turns::ai_move::<$game>(app, id, bearer, if_match, body).await
+        pub async fn ai_move(app: web::Data<AppState>, allowed: $crate::http::limits::AiRateLimit, id: web::Path<Uuid>, bearer: Bearer, if_match: IfMatch, body: web::Bytes) -> Result<HttpResponse, ApiError> {
+            $crate::http::turns::ai_move::<$game>(app, allowed, id, bearer, if_match, body).await
         }
 
         $(
@@ -248,13 +246,17 @@ macro_rules! turn_game_routes {
 
         /// This game's routes.
         pub fn configure(cfg: &mut web::ServiceConfig) {
-            cfg.route($games_path, web::post().to(create))
-                .route($game_path, web::get().to(get))
-                .route($moves_path, web::post().to(play))
-                .route($moves_path, web::get().to(log))
-                .route($ai_path, web::post().to(ai_move));
-            $( cfg.route($undo_path, web::post().to($undo)); )?
-            $( cfg.route($redo_path, web::post().to($redo)); )?
+            use $crate::http::resource;
+            cfg.service(resource($games_path, "POST").route(web::post().to(create)))
+                .service(resource($game_path, "GET").route(web::get().to(get)))
+                .service(
+                    resource($moves_path, "GET, POST")
+                        .route(web::post().to(play))
+                        .route(web::get().to(log)),
+                )
+                .service(resource($ai_path, "POST").route(web::post().to(ai_move)));
+            $( cfg.service(resource($undo_path, "POST").route(web::post().to($undo))); )?
+            $( cfg.service(resource($redo_path, "POST").route(web::post().to($redo))); )?
         }
 
         /// This game's part of the OpenAPI document.

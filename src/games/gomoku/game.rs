@@ -94,7 +94,7 @@ impl Gomoku {
 
     /// Whose turn it is, by move parity (also after the game has ended).
     pub fn next(&self) -> Stone {
-        if self.moves.len() % 2 == 0 {
+        if self.moves.len().is_multiple_of(2) {
             Stone::Black
         } else {
             Stone::White

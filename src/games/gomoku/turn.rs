@@ -27,6 +27,7 @@ pub struct GomokuOptions {
     /// `freestyle` (five or more wins, default) or `standard` (exactly five).
     pub rule: Option<Rule>,
     /// Two players: seat 0 is black and moves first.
+    #[schema(min_items = 2, max_items = 2)]
     pub players: Vec<PlayerSpec>,
 }
 

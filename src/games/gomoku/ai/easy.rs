@@ -34,6 +34,32 @@ pub(crate) fn score_map(game: &Gomoku) -> Vec<Vec<i32>> {
     // The seed's chessMap[row][col] with row 0 at the top.
     let at = |r: i32, c: i32| game.stone_at(Point::new(c as u8, (size - 1 - r) as u8));
 
+    // Counts `stone`s contiguous with (row, col) along (x, y) in both directions, up to four
+    // each way, and how many of the two runs ended on an empty point. `low` is the smallest
+    // index the seed treats as on the board: 0 for the opponent scan, 1 for the own scan.
+    let scan = |row: i32, col: i32, (x, y): (i32, i32), low: i32, stone: Stone| {
+        let mut count = 0;
+        let mut empty = 0;
+        for sign in [1, -1] {
+            for i in 1..=4 {
+                let r = row + sign * i * y;
+                let c = col + sign * i * x;
+                if r < low || r >= size || c < low || c >= size {
+                    break;
+                }
+                match at(r, c) {
+                    Some(s) if s == stone => count += 1,
+                    None => {
+                        empty += 1;
+                        break;
+                    }
+                    Some(_) => break,
+                }
+            }
+        }
+        (count, empty)
+    };
+
     let mut map = vec![vec![0; size as usize]; size as usize];
     for row in 0..size {
         for col in 0..size {
@@ -41,10 +67,9 @@ pub(crate) fn score_map(game: &Gomoku) -> Vec<Vec<i32>> {
                 continue;
             }
             let mut score = 0;
-            for (x, y) in DIRECTIONS {
+            for direction in DIRECTIONS {
                 // The opponent's stones ("personNum"): bounds are `>= 0`.
-                let (their_num, empty_num) = scan(row, col, x, y, 0, size, them, &at);
-                score += match (their_num, empty_num) {
+                score += match scan(row, col, direction, 0, them) {
                     (1, _) => 10,
                     (2, 1) => 30,
                     (2, 2) => 40,
@@ -54,8 +79,7 @@ pub(crate) fn score_map(game: &Gomoku) -> Vec<Vec<i32>> {
                     _ => 0,
                 };
                 // Its own stones ("botNum"): the seed's bounds are `> 0` here (quirk kept).
-                let (own_num, empty_num) = scan(row, col, x, y, 1, size, me, &at);
-                score += match (own_num, empty_num) {
+                score += match scan(row, col, direction, 1, me) {
                     (0, _) => 5,
                     (1, _) => 10,
                     (2, 1) => 25,
@@ -70,41 +94,6 @@ pub(crate) fn score_map(game: &Gomoku) -> Vec<Vec<i32>> {
         }
     }
     map
-}
-
-/// Counts `stone`s contiguous with (row, col) along (x, y) in both directions, up to four each
-/// way, and how many of the two runs ended on an empty point. `low` is the smallest index the
-/// seed treats as on the board: 0 for the opponent scan, 1 for the own scan.
-fn scan(
-    row: i32,
-    col: i32,
-    x: i32,
-    y: i32,
-    low: i32,
-    size: i32,
-    stone: Stone,
-    at: &impl Fn(i32, i32) -> Option<Stone>,
-) -> (u32, u32) {
-    let mut count = 0;
-    let mut empty = 0;
-    for sign in [1, -1] {
-        for i in 1..=4 {
-            let r = row + sign * i * y;
-            let c = col + sign * i * x;
-            if r < low || r >= size || c < low || c >= size {
-                break;
-            }
-            match at(r, c) {
-                Some(s) if s == stone => count += 1,
-                None => {
-                    empty += 1;
-                    break;
-                }
-                Some(_) => break,
-            }
-        }
-    }
-    (count, empty)
 }
 
 /// The seed's `actionByAI`: the highest-scoring empty point, ties broken uniformly at random.

@@ -1,0 +1,415 @@
+//! `normal` and `hard`: iterative-deepening principal-variation search (negamax alpha-beta) with
+//! a transposition table and threat-driven move generation, after VCF and VCT searches at the
+//! root.
+
+use std::time::{Duration, Instant};
+
+use super::patterns::class;
+use super::position::Position;
+use super::vcf::Vcf;
+use super::vct::Vct;
+
+/// A won position's score; a win in `n` plies from the root scores `WIN - n`.
+pub(crate) const WIN: i32 = 1_000_000;
+/// Scores beyond this are wins or losses found by the search.
+const WIN_THRESHOLD: i32 = WIN - 10_000;
+const INFINITY: i32 = WIN + 1;
+const MAX_PLY: usize = 96;
+const TT_BITS: u32 = 17;
+const CLOCK_INTERVAL: u64 = 255;
+
+/// How hard to think.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits {
+    /// Deepest nominal depth of the iterative deepening.
+    pub max_depth: i32,
+    /// Stop starting new iterations after the deepening has run this long (the root threat
+    /// searches before it do not count: they are bounded on their own).
+    pub soft: Duration,
+    /// Abandon the search in progress after this long.
+    pub hard: Duration,
+    /// Longest VCF (in own fours) tried at the root.
+    pub root_vcf_fours: u8,
+    /// Node budget of the root VCF.
+    pub root_vcf_nodes: u64,
+    /// Longest VCT (in own threats) tried at the root, after the VCF; 0 turns it off.
+    pub root_vct_threats: u8,
+    pub root_vct_nodes: u64,
+    /// Candidate moves kept at the root and below it.
+    pub root_width: usize,
+    pub width: usize,
+}
+
+/// The search's answer, in board indices of [`Position`].
+pub(crate) struct Found {
+    pub best: usize,
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+    pub pv: Vec<usize>,
+}
+
+#[derive(Clone, Copy, Default)]
+struct TtEntry {
+    key: u64,
+    score: i32,
+    best: u16,
+    depth: i8,
+    bound: Bound,
+}
+
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+enum Bound {
+    #[default]
+    Exact,
+    Lower,
+    Upper,
+}
+
+pub(crate) struct Searcher {
+    pos: Position,
+    limits: Limits,
+    start: Instant,
+    deadline: Instant,
+    nodes: u64,
+    aborted: bool,
+    tt: Vec<TtEntry>,
+    vcf: Vcf,
+    vct: Vct,
+    pv: Vec<[u16; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+    move_buffers: Vec<Vec<(i32, usize)>>,
+}
+
+/// Mate scores are stored relative to the node so that they stay right wherever the position
+/// recurs in the tree.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score > WIN_THRESHOLD {
+        score + ply as i32
+    } else if score < -WIN_THRESHOLD {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score > WIN_THRESHOLD {
+        score - ply as i32
+    } else if score < -WIN_THRESHOLD {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+impl Searcher {
+    pub(crate) fn new(pos: Position, limits: Limits, start: Instant) -> Self {
+        let deadline = start + limits.hard;
+        Searcher {
+            pos,
+            limits,
+            start,
+            deadline,
+            nodes: 0,
+            aborted: false,
+            tt: vec![TtEntry::default(); 1 << TT_BITS],
+            vcf: Vcf::new(),
+            vct: Vct::new(),
+            pv: vec![[0; MAX_PLY]; MAX_PLY],
+            pv_len: [0; MAX_PLY],
+            move_buffers: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+        }
+    }
+
+    fn total_nodes(&self) -> u64 {
+        self.nodes + self.vcf.nodes() + self.vct.nodes()
+    }
+
+    /// Finds a move for the side to move. The position must have an empty point.
+    pub(crate) fn run(mut self) -> Found {
+        let me = self.pos.to_move();
+        let them = 1 - me;
+
+        if self.pos.move_count() == 0 {
+            // The centre is the strongest first move on an empty board.
+            let centre = self.pos.size() / 2;
+            let best = self
+                .pos
+                .index(super::super::Point::new(centre as u8, centre as u8));
+            return self.found(best, 0, 0, vec![best]);
+        }
+        if self.pos.count(me, class::FIVE) > 0 {
+            let best = self.pos.find_class(me, class::FIVE);
+            return self.found(best, WIN - 1, 1, vec![best]);
+        }
+        let their_fives = self.pos.count(them, class::FIVE);
+        if their_fives == 0 && self.pos.count(me, class::FLEX4) > 0 {
+            let best = self.pos.find_class(me, class::FLEX4);
+            return self.found(best, WIN - 3, 1, vec![best]);
+        }
+
+        // A forced win by fours ends the thinking at once.
+        if Vcf::has_fours(&self.pos) {
+            let (fours, nodes) = (self.limits.root_vcf_fours, self.limits.root_vcf_nodes);
+            // Leave most of the time to the main search when the VCF finds nothing.
+            let deadline = self.start + self.limits.hard / 8;
+            if let Some(line) = self.vcf.solve(&mut self.pos, fours, nodes, deadline) {
+                let score = WIN - line.len() as i32;
+                return self.found(line[0], score, line.len() as u32, line);
+            }
+        }
+
+        // Then a forced win by fours and threes, on a shorter leash: its tree is much wider.
+        if self.limits.root_vct_threats > 0 && their_fives == 0 {
+            let (threats, nodes) = (self.limits.root_vct_threats, self.limits.root_vct_nodes);
+            let deadline = Instant::now() + self.limits.hard / 6;
+            if let Some(line) = self.vct.solve(&mut self.pos, threats, nodes, deadline) {
+                let score = WIN - line.len() as i32;
+                return self.found(line[0], score, line.len() as u32, line);
+            }
+        }
+
+        // Fallback before any iteration completes: the best-ordered candidate.
+        let mut moves = Vec::new();
+        self.generate(&mut moves, None, self.limits.root_width);
+        let mut best = moves[0].1;
+        if moves.len() == 1 {
+            // A single sensible reply (blocking a five): no need to think.
+            let score = self.evaluate();
+            return self.found(best, score, 0, vec![best]);
+        }
+        let mut score = 0;
+        let mut depth = 0;
+        let mut pv = vec![best];
+        let deepening = Instant::now();
+        for iteration in 1..=self.limits.max_depth {
+            let value = self.negamax(iteration, -INFINITY, INFINITY, 0);
+            if self.aborted {
+                break;
+            }
+            if self.pv_len[0] == 0 {
+                // Decided before any move was tried (two five points to block: lost anyway).
+                score = value;
+                break;
+            }
+            best = usize::from(self.pv[0][0]);
+            score = value;
+            depth = iteration as u32;
+            pv = self.pv[0][..self.pv_len[0]]
+                .iter()
+                .map(|&m| usize::from(m))
+                .collect();
+            if value.abs() > WIN_THRESHOLD || deepening.elapsed() >= self.limits.soft {
+                break;
+            }
+        }
+        self.found(best, score, depth, pv)
+    }
+
+    fn found(&self, best: usize, score: i32, depth: u32, pv: Vec<usize>) -> Found {
+        debug_assert!(self.pos.is_empty(best) && self.pos.board().contains(&best));
+        Found {
+            best,
+            score,
+            depth,
+            nodes: self.total_nodes(),
+            pv,
+        }
+    }
+
+    fn time_is_up(&mut self) -> bool {
+        if !self.aborted && self.nodes & CLOCK_INTERVAL == 0 && Instant::now() >= self.deadline {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// Static evaluation from the side to move's point of view.
+    fn evaluate(&self) -> i32 {
+        let me = self.pos.to_move();
+        // The side to move gets to use its threats first, so they weigh more.
+        self.pos.value_sum(me) * 6 / 5 - self.pos.value_sum(1 - me)
+    }
+
+    /// How promising a candidate looks before searching it: its value for the side to move
+    /// (attack) plus its value for the opponent (the threat it takes away).
+    fn order_score(&self, i: usize) -> i32 {
+        let me = self.pos.to_move();
+        self.pos.value(me, i) * 4 + self.pos.value(1 - me, i) * 3
+    }
+
+    /// Candidate moves for the side to move, best first:
+    /// - the opponent threatens five: only the blocks;
+    /// - the opponent threatens an open four (or double four): only the points on the threat
+    ///   lines, plus own fours, which gain a tempo;
+    /// - otherwise the `width` best points near stones.
+    fn generate(&self, out: &mut Vec<(i32, usize)>, hint: Option<usize>, width: usize) {
+        out.clear();
+        let pos = &self.pos;
+        let me = pos.to_move();
+        let them = 1 - me;
+        if pos.count(them, class::FIVE) > 0 {
+            out.extend(
+                pos.board()
+                    .iter()
+                    .filter(|&&i| pos.is_empty(i) && pos.class(them, i) == class::FIVE)
+                    .map(|&i| (0, i)),
+            );
+            return;
+        }
+        let defending = pos.count(them, class::FLEX4) > 0;
+        for &i in pos.board() {
+            if !pos.is_empty(i) {
+                continue;
+            }
+            let keep = if defending {
+                pos.class(them, i) >= class::BLOCK4 || pos.class(me, i) >= class::BLOCK4
+            } else {
+                pos.has_neighbour(i)
+            };
+            if keep {
+                let bonus = if Some(i) == hint { 1 << 30 } else { 0 };
+                out.push((self.order_score(i).saturating_add(bonus), i));
+            }
+        }
+        out.sort_unstable_by_key(|&(score, _)| std::cmp::Reverse(score));
+        if !defending {
+            out.truncate(width);
+        }
+    }
+
+    fn negamax(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = 0;
+        self.nodes += 1;
+        if self.time_is_up() {
+            return 0;
+        }
+        let me = self.pos.to_move();
+        let them = 1 - me;
+        let ply_score = ply as i32;
+        if self.pos.count(me, class::FIVE) > 0 {
+            return WIN - ply_score - 1;
+        }
+        if self.pos.is_full() {
+            return 0;
+        }
+        let their_fives = self.pos.count(them, class::FIVE);
+        if their_fives == 0 && self.pos.count(me, class::FLEX4) > 0 {
+            return WIN - ply_score - 3;
+        }
+        if their_fives > 1 {
+            // Two different five points: one block cannot stop both.
+            return -(WIN - ply_score - 2);
+        }
+        if ply > 0
+            && their_fives == 0
+            && self.pos.four_points(them) == 0
+            && (self.pos.count(me, class::FOUR_THREE) > 0
+                || self.pos.count(me, class::DOUBLE_THREE) > 0)
+        {
+            // The opponent cannot make a four, so nothing interrupts a four-three (block the
+            // four, then the three opens) or a double three (one stone stops one three): the
+            // win takes five plies. Not at the root, which must name the move.
+            return WIN - ply_score - 5;
+        }
+        if ply + 1 >= MAX_PLY {
+            return self.evaluate();
+        }
+        if depth <= 0 && their_fives == 0 {
+            return self.evaluate();
+        }
+
+        let key = self.pos.hash();
+        let slot = (key as usize) & ((1 << TT_BITS) - 1);
+        let entry = self.tt[slot];
+        let mut hint = None;
+        if entry.key == key {
+            hint = Some(usize::from(entry.best));
+            if i32::from(entry.depth) >= depth && ply > 0 {
+                let score = from_tt(entry.score, ply);
+                let usable = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if usable {
+                    return score;
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.move_buffers[ply]);
+        let width = if ply == 0 {
+            self.limits.root_width
+        } else {
+            self.limits.width
+        };
+        self.generate(&mut moves, hint, width);
+        // Answering a four costs no depth: the reply is forced.
+        let child_depth = if their_fives > 0 { depth } else { depth - 1 };
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = moves.first().map_or(0, |m| m.1);
+        for (n, &(_, mv)) in moves.iter().enumerate() {
+            self.pos.play(mv);
+            let score = if n == 0 {
+                -self.negamax(child_depth, -beta, -alpha, ply + 1)
+            } else {
+                let probe = -self.negamax(child_depth, -alpha - 1, -alpha, ply + 1);
+                if probe > alpha && probe < beta {
+                    -self.negamax(child_depth, -beta, -alpha, ply + 1)
+                } else {
+                    probe
+                }
+            };
+            self.pos.undo();
+            if self.aborted {
+                self.move_buffers[ply] = moves;
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = mv;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                }
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.move_buffers[ply] = moves;
+
+        let bound = if best_score <= original_alpha {
+            Bound::Upper
+        } else if best_score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.tt[slot] = TtEntry {
+            key,
+            score: to_tt(best_score, ply),
+            best: best_move as u16,
+            depth: depth.clamp(i8::MIN.into(), i8::MAX.into()) as i8,
+            bound,
+        };
+        best_score
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: usize) {
+        let child_len = if ply + 1 < MAX_PLY {
+            self.pv_len[ply + 1]
+        } else {
+            0
+        };
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let row = &mut head[ply];
+        row[0] = mv as u16;
+        let copy = child_len.min(MAX_PLY - 1);
+        row[1..=copy].copy_from_slice(&tail[0][..copy]);
+        self.pv_len[ply] = copy + 1;
+    }
+}

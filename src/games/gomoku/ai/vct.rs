@@ -1,0 +1,291 @@
+//! Threat search: VCT ("victory by continuous threats"). Like VCF, but the attacker may also
+//! make open threes. A four has one answer; an open three has several (the points of the
+//! attacker's four lines, or a counter-four), and the attacker must win against every one of
+//! them, so this is an AND/OR proof search that only affords a few threats of depth.
+
+use std::time::Instant;
+
+use super::patterns::class;
+use super::position::Position;
+
+const CACHE_SIZE: usize = 1 << 14;
+const CLOCK_INTERVAL: u64 = 63;
+const ATTACKER_SALT: [u64; 2] = [0x6A09_E667_F3BC_C908, 0xBB67_AE85_84CA_A73B];
+/// Threes tried per attacking move (after all the fours), best valued first.
+const MAX_THREES: usize = 8;
+
+pub(crate) struct Vct {
+    /// (hash of position and attacker, threats left that failed) per slot.
+    failed: Vec<(u64, u8)>,
+    deadline: Instant,
+    nodes: u64,
+    node_limit: u64,
+    exhausted: bool,
+    buffers: Vec<Vec<(u8, i32, usize)>>,
+}
+
+impl Vct {
+    pub(crate) fn new() -> Self {
+        Vct {
+            failed: vec![(0, 0); CACHE_SIZE],
+            deadline: Instant::now(),
+            nodes: 0,
+            node_limit: 0,
+            exhausted: false,
+            buffers: (0..=u8::MAX).map(|_| Vec::new()).collect(),
+        }
+    }
+
+    pub(crate) fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Whether the side to move wins by at most `max_threats` threats (fours and open threes,
+    /// not counting the forced blocks in between) against every defence, looking at no more
+    /// than `node_limit` positions before `deadline`. On success returns a winning line: the
+    /// attacker's moves with one defence each (the first one tried), ending with the move that
+    /// leaves an unstoppable threat.
+    pub(crate) fn solve(
+        &mut self,
+        pos: &mut Position,
+        max_threats: u8,
+        node_limit: u64,
+        deadline: Instant,
+    ) -> Option<Vec<usize>> {
+        if Instant::now() >= deadline {
+            return None;
+        }
+        self.deadline = deadline;
+        self.node_limit = self.nodes.saturating_add(node_limit);
+        self.exhausted = false;
+        let mut line = Vec::new();
+        if self.attack(pos, max_threats, &mut line) {
+            line.reverse();
+            Some(line)
+        } else {
+            None
+        }
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if !self.exhausted {
+            self.nodes += 1;
+            self.exhausted = self.nodes >= self.node_limit
+                || (self.nodes & CLOCK_INTERVAL == 0 && Instant::now() >= self.deadline);
+        }
+        self.exhausted
+    }
+
+    /// Attacker to move. Pushes the winning line in reverse when it returns true.
+    fn attack(&mut self, pos: &mut Position, threats_left: u8, line: &mut Vec<usize>) -> bool {
+        let me = pos.to_move();
+        let them = 1 - me;
+        if pos.count(me, class::FIVE) > 0 {
+            line.push(pos.find_class(me, class::FIVE));
+            return true;
+        }
+        let their_fives = pos.count(them, class::FIVE);
+        if their_fives > 1 {
+            return false;
+        }
+        if their_fives == 0 {
+            if pos.count(me, class::FLEX4) > 0 {
+                line.push(pos.find_class(me, class::FLEX4));
+                return true;
+            }
+            if pos.four_points(them) == 0 {
+                // Nothing can interrupt a four-three or a double three (see the search).
+                for c in [class::FOUR_THREE, class::DOUBLE_THREE] {
+                    if pos.count(me, c) > 0 {
+                        line.push(pos.find_class(me, c));
+                        return true;
+                    }
+                }
+            }
+        }
+        if threats_left == 0 || self.out_of_budget() {
+            return false;
+        }
+        let key = pos.hash() ^ ATTACKER_SALT[me];
+        let slot = (key as usize) & (CACHE_SIZE - 1);
+        if self.failed[slot].0 == key && self.failed[slot].1 >= threats_left {
+            return false;
+        }
+
+        let won = if their_fives == 1 {
+            // The defender's counter-four must be blocked; the attack goes on only if a threat
+            // is still standing afterwards, which `defend` checks.
+            let block = pos.find_class(them, class::FIVE);
+            pos.play(block);
+            let won = self.defend(pos, threats_left, line);
+            pos.undo();
+            if won {
+                line.push(block);
+            }
+            won
+        } else {
+            let mut threats = std::mem::take(&mut self.buffers[usize::from(threats_left)]);
+            threats.clear();
+            threats.extend(
+                pos.board()
+                    .iter()
+                    .copied()
+                    .filter(|&i| pos.is_empty(i) && pos.class(me, i) >= class::FLEX3)
+                    .map(|i| (pos.class(me, i), pos.value(me, i), i)),
+            );
+            threats.sort_unstable_by_key(|&(class, value, _)| std::cmp::Reverse((class, value)));
+            // Every four, but only the most promising threes: the tree is wide enough.
+            let fours = threats.iter().filter(|t| t.0 >= class::BLOCK4).count();
+            threats.truncate(fours + MAX_THREES);
+            let mut won = false;
+            for &(_, _, threat) in &threats {
+                pos.play(threat);
+                won = self.defend(pos, threats_left - 1, line);
+                pos.undo();
+                if won {
+                    line.push(threat);
+                    break;
+                }
+                if self.exhausted {
+                    break;
+                }
+            }
+            self.buffers[usize::from(threats_left)] = threats;
+            won
+        };
+        if !won && !self.exhausted {
+            self.failed[slot] = (key, threats_left);
+        }
+        won
+    }
+
+    /// Defender to move, after an attacker's threat. True when every defence loses.
+    fn defend(&mut self, pos: &mut Position, threats_left: u8, line: &mut Vec<usize>) -> bool {
+        let me = pos.to_move();
+        let attacker = 1 - me;
+        if pos.count(me, class::FIVE) > 0 {
+            return false;
+        }
+        let attacker_fives = pos.count(attacker, class::FIVE);
+        if attacker_fives > 1 {
+            return true;
+        }
+        let defences: Vec<usize> = if attacker_fives == 1 {
+            vec![pos.find_class(attacker, class::FIVE)]
+        } else if pos.count(attacker, class::FLEX4) > 0 {
+            // Every point of the attacker's four-making lines, and every counter-four.
+            pos.board()
+                .iter()
+                .copied()
+                .filter(|&i| {
+                    pos.is_empty(i)
+                        && (pos.class(attacker, i) >= class::BLOCK4
+                            || pos.class(me, i) >= class::BLOCK4)
+                })
+                .collect()
+        } else {
+            // The threat is gone: the defender has a free move.
+            return false;
+        };
+        let mut first_line = None;
+        for defence in defences {
+            pos.play(defence);
+            let mut sub_line = Vec::new();
+            let won = self.attack(pos, threats_left, &mut sub_line);
+            pos.undo();
+            if !won {
+                return false;
+            }
+            if first_line.is_none() {
+                sub_line.push(defence);
+                first_line = Some(sub_line);
+            }
+        }
+        line.extend(first_line.unwrap_or_default());
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::search::{Limits, Searcher};
+    use super::super::testing::{position, short_vcf};
+    use super::super::vcf::Vcf;
+    use super::*;
+    use std::time::Duration;
+
+    fn far_future() -> Instant {
+        Instant::now() + Duration::from_secs(60)
+    }
+
+    #[test]
+    fn finds_a_win_that_needs_an_open_three() {
+        // Black g7 g8 h8 h6 against white f8 h7 i7 i5: no four wins, but g6 (an open three on
+        // the g file that also lines up g6-h6) starts a threat sequence white cannot stop.
+        let game = position(&["h8", "h6", "g7", "g8"], &["i7", "h7", "i5", "f8"]);
+        let mut pos = Position::from_game(&game);
+        for c in [
+            class::FIVE,
+            class::FLEX4,
+            class::FOUR_THREE,
+            class::DOUBLE_THREE,
+        ] {
+            assert_eq!(pos.count(0, c), 0, "no immediate win of class {c}");
+        }
+        assert!(Vcf::new()
+            .solve(&mut pos, 20, 100_000, far_future())
+            .is_none());
+        let line = Vct::new()
+            .solve(&mut pos, 4, 100_000, far_future())
+            .expect("a VCT exists");
+        let first = line[0];
+        assert!(
+            pos.class(0, first) >= class::FLEX3,
+            "the attack starts with a threat"
+        );
+
+        // Cross-check with the plain alpha-beta search (no threat searches): after the first
+        // threat, white is lost whatever it does.
+        pos.play(first);
+        let limits = Limits {
+            max_depth: 9,
+            soft: Duration::from_secs(30),
+            hard: Duration::from_secs(30),
+            root_vcf_fours: 0,
+            root_vcf_nodes: 0,
+            root_vct_threats: 0,
+            root_vct_nodes: 0,
+            root_width: 30,
+            width: 30,
+        };
+        let found = Searcher::new(pos, limits, Instant::now()).run();
+        assert!(
+            found.score < -900_000,
+            "white's best scores {}",
+            found.score
+        );
+    }
+
+    #[test]
+    fn finds_vcf_lines_too_and_refuses_without_threats() {
+        let mut pos = Position::from_game(&short_vcf());
+        assert!(Vct::new()
+            .solve(&mut pos, 4, 100_000, far_future())
+            .is_some());
+        let quiet = position(&["h8"], &["a1"]);
+        let mut pos = Position::from_game(&quiet);
+        assert!(Vct::new()
+            .solve(&mut pos, 4, 100_000, far_future())
+            .is_none());
+    }
+
+    #[test]
+    fn one_open_three_at_a_time_is_no_win() {
+        // Black's two stones can make an open three, but white blocks it and nothing follows.
+        let game = position(&["h8", "i8"], &["a1", "a3"]);
+        let mut pos = Position::from_game(&game);
+        assert!(Vct::new()
+            .solve(&mut pos, 4, 100_000, far_future())
+            .is_none());
+    }
+}
