@@ -22,6 +22,7 @@ async fn malformed_bodies_are_400(app: TestApp) {
         json!({"players": [{"name": "a"}, {"ai": "godlike"}]}),
         json!({"players": [{"name": "a"}, {"nmae": "b"}]}),
         json!([1, 2]),
+        json!([15, "freestyle", [{"name": "a"}, {"name": "b"}]]),
     ] {
         app.post(create, body.clone())
             .await

@@ -51,7 +51,23 @@ pub fn optional_json<T: serde::de::DeserializeOwned + Default>(body: &[u8]) -> R
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(T::default());
     }
-    serde_json::from_slice::<Option<T>>(body)
-        .map(Option::unwrap_or_default)
+    serde_json::from_slice::<Option<Object<T>>>(body)
+        .map(|o| o.map(|o| o.0).unwrap_or_default())
         .map_err(|e| ApiError::BadRequest(format!("invalid JSON body: {e}")))
+}
+
+/// A request body that must be a JSON object. serde would also build a struct from an array of
+/// its fields (`[15, "freestyle", …]`), which no client means and the OpenAPI document forbids.
+#[derive(Debug)]
+pub struct Object<T>(pub T);
+
+impl<'de, T: serde::de::DeserializeOwned> serde::Deserialize<'de> for Object<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let value = serde_json::Value::deserialize(d)?;
+        if !value.is_object() {
+            return Err(D::Error::custom("the body must be a JSON object"));
+        }
+        T::deserialize(value).map(Object).map_err(D::Error::custom)
+    }
 }

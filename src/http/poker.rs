@@ -8,6 +8,7 @@ use uuid::Uuid;
 
 use super::conditional::{self, IfMatch};
 use super::error::{ApiError, Problem};
+use super::Object;
 use crate::app::AppState;
 use crate::games::poker::{
     self, Card, Eval, PokerError, Showdown, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS,
@@ -22,11 +23,13 @@ pub struct DealRequest {
     #[schema(minimum = 2, maximum = 11)]
     pub players: i64,
     /// Makes the deal reproducible; random when absent (and returned either way).
+    #[schema(format = "uint64")]
     pub seed: Option<u64>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct DealResult {
+    #[schema(format = "uint64")]
     pub seed: u64,
     #[serde(flatten)]
     pub showdown: Showdown,
@@ -54,6 +57,8 @@ pub struct EvaluateRequest {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"seed": 7}))]
 pub struct NewDeckRequest {
+    /// Makes the shuffle reproducible; random when absent.
+    #[schema(format = "uint64")]
     pub seed: Option<u64>,
 }
 
@@ -85,7 +90,8 @@ fn invalid(err: PokerError) -> ApiError {
     (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
     (status = 422, description = "players out of range", body = Problem, content_type = "application/problem+json"),
 ))]
-pub async fn deal(body: web::Json<DealRequest>) -> Result<HttpResponse, ApiError> {
+pub async fn deal(body: web::Json<Object<DealRequest>>) -> Result<HttpResponse, ApiError> {
+    let body = body.into_inner().0;
     let players = usize::try_from(body.players)
         .ok()
         .filter(|p| (MIN_PLAYERS..=MAX_PLAYERS).contains(p))
@@ -110,7 +116,8 @@ pub async fn deal(body: web::Json<DealRequest>) -> Result<HttpResponse, ApiError
     (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
     (status = 422, description = "Hand count, hand size, a card twice, six jokers", body = Problem, content_type = "application/problem+json"),
 ))]
-pub async fn compare(body: web::Json<CompareRequest>) -> Result<HttpResponse, ApiError> {
+pub async fn compare(body: web::Json<Object<CompareRequest>>) -> Result<HttpResponse, ApiError> {
+    let body = body.into_inner().0;
     let hands = body
         .hands
         .iter()
@@ -128,7 +135,8 @@ pub async fn compare(body: web::Json<CompareRequest>) -> Result<HttpResponse, Ap
     (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
     (status = 422, description = "Not five cards, or a card twice", body = Problem, content_type = "application/problem+json"),
 ))]
-pub async fn evaluate(body: web::Json<EvaluateRequest>) -> Result<HttpResponse, ApiError> {
+pub async fn evaluate(body: web::Json<Object<EvaluateRequest>>) -> Result<HttpResponse, ApiError> {
+    let body = body.into_inner().0;
     let cards = hand(&body.cards, "cards")?;
     poker::validate_one_deck(&[cards]).map_err(invalid)?;
     Ok(HttpResponse::Ok().json(poker::evaluate(&cards)))
@@ -201,8 +209,9 @@ pub async fn draw(
     app: web::Data<AppState>,
     id: web::Path<Uuid>,
     if_match: IfMatch,
-    body: web::Json<DrawRequest>,
+    body: web::Json<Object<DrawRequest>>,
 ) -> Result<HttpResponse, ApiError> {
+    let body = body.into_inner().0;
     let count = usize::try_from(body.count).unwrap_or(0);
     if count == 0 {
         return Err(ApiError::Unprocessable(format!(

@@ -9,15 +9,16 @@ use super::auth::Bearer;
 use super::conditional::{self, IfMatch};
 use super::error::ApiError;
 use super::limits::AiRateLimit;
+use super::Object;
 use crate::app::AppState;
 use crate::games::TurnGame;
 use crate::service::turns::{self, AiMoveRequest, TakeBack};
 
 pub async fn create<G: TurnGame>(
     app: web::Data<AppState>,
-    body: web::Json<G::Options>,
+    body: web::Json<Object<G::Options>>,
 ) -> Result<HttpResponse, ApiError> {
-    let created = turns::create::<G>(&app, body.into_inner()).await?;
+    let created = turns::create::<G>(&app, body.into_inner().0).await?;
     let location = format!("/v1/{}/games/{}", G::NAME, created.game.id);
     let mut response = HttpResponse::Created();
     response.insert_header((header::LOCATION, location));
@@ -43,9 +44,10 @@ pub async fn play<G: TurnGame>(
     id: web::Path<Uuid>,
     bearer: Bearer,
     if_match: IfMatch,
-    body: web::Json<G::Move>,
+    body: web::Json<Object<G::Move>>,
 ) -> Result<HttpResponse, ApiError> {
-    let outcome = turns::play::<G>(&app, *id, bearer.hash(), if_match.0, body.into_inner()).await?;
+    let outcome =
+        turns::play::<G>(&app, *id, bearer.hash(), if_match.0, body.into_inner().0).await?;
     Ok(conditional::ok_with_etag(
         HttpResponse::Ok(),
         outcome.game.version,
@@ -127,7 +129,7 @@ macro_rules! turn_game_routes {
                 (status = 422, description = "Values out of range", body = Problem, content_type = "application/problem+json"),
                 (status = 503, description = "Database unavailable", body = Problem, content_type = "application/problem+json"),
             ))]
-        pub async fn create(app: web::Data<AppState>, body: web::Json<$options>) -> Result<HttpResponse, ApiError> {
+        pub async fn create(app: web::Data<AppState>, body: web::Json<$crate::http::Object<$options>>) -> Result<HttpResponse, ApiError> {
             $crate::http::turns::create::<$game>(app, body).await
         }
 
@@ -163,7 +165,7 @@ macro_rules! turn_game_routes {
                 (status = 422, description = "Illegal move", body = Problem, content_type = "application/problem+json"),
                 (status = 503, description = "Database unavailable", body = Problem, content_type = "application/problem+json"),
             ))]
-        pub async fn play(app: web::Data<AppState>, id: web::Path<Uuid>, bearer: Bearer, if_match: IfMatch, body: web::Json<$move_body>) -> Result<HttpResponse, ApiError> {
+        pub async fn play(app: web::Data<AppState>, id: web::Path<Uuid>, bearer: Bearer, if_match: IfMatch, body: web::Json<$crate::http::Object<$move_body>>) -> Result<HttpResponse, ApiError> {
             $crate::http::turns::play::<$game>(app, id, bearer, if_match, body).await
         }
 

@@ -19,6 +19,7 @@ pub struct DeckView {
     /// +1 on every change; also the `ETag`.
     pub version: i64,
     /// The seed of the first shuffle: the same seed and the same calls give the same cards.
+    #[schema(format = "uint64")]
     pub seed: u64,
     #[schema(example = 52)]
     pub remaining: usize,
