@@ -80,12 +80,7 @@ pub async fn list(
     app: web::Data<AppState>,
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let limit = query.limit.unwrap_or(20);
-    if !(1..=100).contains(&limit) {
-        return Err(ApiError::Unprocessable(format!(
-            "limit must be 1 to 100, not {limit}"
-        )));
-    }
+    let limit = super::page_limit(query.limit, 20)?;
     let before = query
         .cursor
         .as_deref()

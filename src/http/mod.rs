@@ -71,3 +71,15 @@ impl<'de, T: serde::de::DeserializeOwned> serde::Deserialize<'de> for Object<T> 
         T::deserialize(value).map(Object).map_err(D::Error::custom)
     }
 }
+
+/// A list's `limit` query parameter: 1..=100, `default` when absent.
+pub fn page_limit(limit: Option<i64>, default: i64) -> Result<i64, ApiError> {
+    let limit = limit.unwrap_or(default);
+    if (1..=100).contains(&limit) {
+        Ok(limit)
+    } else {
+        Err(ApiError::Unprocessable(format!(
+            "limit must be 1 to 100, not {limit}"
+        )))
+    }
+}

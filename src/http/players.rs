@@ -107,12 +107,7 @@ pub async fn leaderboard(
     app: web::Data<AppState>,
     query: web::Query<LeaderboardQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let limit = query.limit.unwrap_or(10);
-    if !(1..=100).contains(&limit) {
-        return Err(ApiError::Unprocessable(format!(
-            "limit must be 1 to 100, not {limit}"
-        )));
-    }
+    let limit = super::page_limit(query.limit, 10)?;
     let game = match query.game.unwrap_or_default() {
         ScoredGame::Gomoku => "gomoku",
     };
