@@ -26,7 +26,10 @@ async fn tokens_never_reach_the_logs() {
     let log_path = dir.path().join("server.log");
     let log = std::fs::File::create(&log_path).unwrap();
     let mut server = Command::new(env!("CARGO_BIN_EXE_parlor"))
-        .env("DATABASE_URL", format!("sqlite://{}", dir.path().join("p.db").display()))
+        .env(
+            "DATABASE_URL",
+            format!("sqlite://{}", dir.path().join("p.db").display()),
+        )
         .env("PORT", port.to_string())
         .env("RUST_LOG", "debug")
         .env("PARLOR_LOG_FORMAT", "json")
@@ -80,7 +83,10 @@ async fn tokens_never_reach_the_logs() {
         .unwrap()
         .read_to_string(&mut text)
         .unwrap();
-    assert!(text.contains("request_id"), "logs are structured with a request id");
+    assert!(
+        text.contains("request_id"),
+        "logs are structured with a request id"
+    );
     assert!(text.contains("/v1/gomoku/games"), "requests are logged");
     for secret in [&token, &other] {
         let hash = hex::encode(parlor::service::tokens::TokenHash::of(secret).0);
@@ -100,9 +106,17 @@ async fn seats_are_isolated(app: TestApp) {
     let b0 = b_tokens[0].clone().unwrap();
     // Game A's tokens act in no way on game B: move, undo, hint, private read.
     for (method, path, body) in [
-        (Method::POST, format!("/v1/gomoku/games/{b}/moves"), Some(json!({"move": "h8"}))),
+        (
+            Method::POST,
+            format!("/v1/gomoku/games/{b}/moves"),
+            Some(json!({"move": "h8"})),
+        ),
         (Method::POST, format!("/v1/gomoku/games/{b}/undo"), None),
-        (Method::POST, format!("/v1/gomoku/games/{b}/ai-move"), Some(json!({}))),
+        (
+            Method::POST,
+            format!("/v1/gomoku/games/{b}/ai-move"),
+            Some(json!({})),
+        ),
         (Method::GET, format!("/v1/gomoku/games/{b}"), None),
     ] {
         for token in a_tokens.iter().flatten() {
@@ -119,16 +133,21 @@ async fn seats_are_isolated(app: TestApp) {
         .await
         .assert_problem(403, "forbidden");
     // Nothing moved anywhere; B's own token still works.
-    assert_eq!(app.get(&format!("/v1/gomoku/games/{a}")).await.body["version"], 0);
+    assert_eq!(
+        app.get(&format!("/v1/gomoku/games/{a}")).await.body["version"],
+        0
+    );
     assert_eq!(app.gomoku_move(&b, &b0, "h8").await.status, 200);
 }
 
 /// A deck session never shows the order, or even the identity, of the cards still in it.
 async fn decks_reveal_only_drawn_cards(app: TestApp) {
-    let codes: Vec<String> = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
-        .iter()
-        .flat_map(|r| ["S", "H", "D", "C"].map(|s| format!("{r}{s}")))
-        .collect();
+    let codes: Vec<String> = [
+        "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A",
+    ]
+    .iter()
+    .flat_map(|r| ["S", "H", "D", "C"].map(|s| format!("{r}{s}")))
+    .collect();
     let created = app.post("/v1/poker/decks", json!({"seed": 99})).await;
     let id = created.body["id"].as_str().unwrap().to_owned();
     let mut bodies = vec![created.text.clone()];
@@ -143,11 +162,18 @@ async fn decks_reveal_only_drawn_cards(app: TestApp) {
         .map(|c| c.as_str().unwrap().to_owned())
         .collect();
     bodies.push(app.get(&format!("/v1/poker/decks/{id}")).await.text);
-    bodies.push(app.post(&format!("/v1/poker/decks/{id}/undo"), json!({})).await.text);
+    bodies.push(
+        app.post(&format!("/v1/poker/decks/{id}/undo"), json!({}))
+            .await
+            .text,
+    );
     for body in &bodies {
         for code in &codes {
             if body.contains(&format!("\"{code}\"")) {
-                assert!(shown.contains(code), "{code} is still in the deck but was shown: {body}");
+                assert!(
+                    shown.contains(code),
+                    "{code} is still in the deck but was shown: {body}"
+                );
             }
         }
     }
