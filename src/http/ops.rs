@@ -27,9 +27,21 @@ pub async fn health() -> HttpResponse {
     (status = 503, description = "Database unavailable", body = Problem, content_type = "application/problem+json"),
 ))]
 pub async fn ready(app: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
-    app.store.ping().await?;
+    // A probe wants an answer within its own timeout (Kubernetes' default is 1 s), not after the
+    // pool's 3 s acquire timeout: a database that is slower than this is not ready.
+    tokio::time::timeout(READY_TIMEOUT, app.store.ping())
+        .await
+        .map_err(|_| ApiError::Unavailable {
+            message: format!(
+                "the database did not answer within {} ms",
+                READY_TIMEOUT.as_millis()
+            ),
+            retry_after: 1,
+        })??;
     Ok(HttpResponse::Ok().json(Health { status: "ready" }))
 }
+
+const READY_TIMEOUT: std::time::Duration = std::time::Duration::from_millis(800);
 
 /// Prometheus text: requests by route and status, latency, moves applied, AI think time.
 #[utoipa::path(get, path = "/metrics", tag = "ops", responses(

@@ -17,8 +17,8 @@ impl PgStore {
     pub async fn connect(url: &str) -> StoreResult<Self> {
         let pool = PgPoolOptions::new()
             .max_connections(16)
-            // A short acquire timeout turns a database outage into quick 503s instead of stalled
-            // requests; the pool reconnects by itself once the database is back.
+            // A short acquire timeout turns a database outage into 503s (after at most this long)
+            // instead of stalled requests; the pool reconnects by itself once the database is back.
             .acquire_timeout(Duration::from_secs(3))
             .connect(url)
             .await

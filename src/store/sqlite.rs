@@ -30,11 +30,26 @@ impl SqliteStore {
             .connect_with(options)
             .await
             .map_err(StoreError::from_sqlx)?;
-        sqlx::migrate!("migrations/sqlite")
-            .run(&pool)
-            .await
-            .map_err(|e| StoreError::Unavailable(format!("migration failed: {e}")))?;
+        migrate(&pool).await?;
         Ok(Self { pool })
+    }
+}
+
+/// SQLite has no advisory lock for sqlx's migrator to take, so two processes starting at once on a
+/// new file can both try the first migration; the loser fails ("table already exists", "database
+/// is locked"). By then the winner has committed, so trying again finds the schema up to date.
+async fn migrate(pool: &SqlitePool) -> StoreResult<()> {
+    let mut attempt = 0;
+    loop {
+        match sqlx::migrate!("migrations/sqlite").run(pool).await {
+            Ok(()) => return Ok(()),
+            Err(e) if attempt < 10 => {
+                attempt += 1;
+                tracing::debug!(error = %e, attempt, "SQLite migration raced; retrying");
+                tokio::time::sleep(Duration::from_millis(100 * attempt)).await;
+            }
+            Err(e) => return Err(StoreError::Unavailable(format!("migration failed: {e}"))),
+        }
     }
 }
 
