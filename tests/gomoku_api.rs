@@ -270,6 +270,17 @@ async fn versions_etags_and_races(app: TestApp) {
         )
         .await;
     assert_eq!(unchanged.status, 304);
+    assert_eq!(unchanged.header("etag"), Some("\"0\""));
+    // A conditional read still checks the token first.
+    app.send(
+        Method::GET,
+        &path,
+        None,
+        Some(&"0".repeat(64)),
+        &[("if-none-match", "\"0\"")],
+    )
+    .await
+    .assert_problem(401, "unauthorized");
     let moves = format!("{path}/moves");
     let stale = app
         .send(

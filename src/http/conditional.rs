@@ -63,12 +63,17 @@ pub fn not_modified(req: &HttpRequest, version: i64) -> bool {
 /// 304 with the ETag, or 200 with the body.
 pub fn respond<T: serde::Serialize>(req: &HttpRequest, version: i64, body: &T) -> HttpResponse {
     if not_modified(req, version) {
-        HttpResponse::NotModified()
-            .insert_header(etag(version))
-            .finish()
+        unchanged(version)
     } else {
         ok_with_etag(HttpResponse::Ok(), version, body)
     }
+}
+
+/// 304 Not Modified with the current ETag.
+pub fn unchanged(version: i64) -> HttpResponse {
+    HttpResponse::NotModified()
+        .insert_header(etag(version))
+        .finish()
 }
 
 pub fn ok_with_etag<T: serde::Serialize>(

@@ -12,7 +12,7 @@ use super::limits::AiRateLimit;
 use super::Object;
 use crate::app::AppState;
 use crate::games::TurnGame;
-use crate::service::turns::{self, AiMoveRequest, TakeBack};
+use crate::service::turns::{self, AiMoveRequest, Read, TakeBack};
 
 pub async fn create<G: TurnGame>(
     app: web::Data<AppState>,
@@ -35,8 +35,14 @@ pub async fn get<G: TurnGame>(
     id: web::Path<Uuid>,
     bearer: Bearer,
 ) -> Result<HttpResponse, ApiError> {
-    let game = turns::get::<G>(&app, *id, bearer.hash()).await?;
-    Ok(conditional::respond(&req, game.version, &game))
+    let read = turns::get::<G>(&app, *id, bearer.hash(), |version| {
+        conditional::not_modified(&req, version)
+    })
+    .await?;
+    Ok(match read {
+        Read::Unchanged(version) => conditional::unchanged(version),
+        Read::Fresh(game) => conditional::ok_with_etag(HttpResponse::Ok(), game.version, &game),
+    })
 }
 
 pub async fn play<G: TurnGame>(

@@ -163,14 +163,34 @@ pub async fn create<G: TurnGame>(
 }
 
 /// The game as the token's seat (or a spectator) sees it.
+/// `unchanged` says whether the client already holds a version (`If-None-Match`); it is asked before
+/// the state is parsed and rendered, so a 304 costs only the row load.
 pub async fn get<G: TurnGame>(
     app: &AppState,
     id: Uuid,
     token: Option<&TokenHash>,
-) -> Result<GameResource, ApiError> {
-    let (record, game) = load::<G>(app, id).await?;
+    unchanged: impl FnOnce(i64) -> bool,
+) -> Result<Read, ApiError> {
+    let record = load_record::<G>(app, id).await?;
+    // The token is checked first: a 304 must not tell a wrong token anything either.
     let viewer = seat_of(app, &record, token).await?;
-    Ok(render(&record.row, &record.seats, &game, viewer))
+    if unchanged(record.row.version) {
+        return Ok(Read::Unchanged(record.row.version));
+    }
+    let game: G = parse_state(&record)?;
+    Ok(Read::Fresh(render(
+        &record.row,
+        &record.seats,
+        &game,
+        viewer,
+    )))
+}
+
+/// A conditional read's answer.
+pub enum Read {
+    /// The client's version is current (304).
+    Unchanged(i64),
+    Fresh(GameResource),
 }
 
 /// One move for the token's seat.
@@ -323,7 +343,7 @@ pub async fn take_back<G: TurnGame>(
 /// The move log, oldest first.
 pub async fn log<G: TurnGame>(app: &AppState, id: Uuid) -> Result<Vec<LogItem>, ApiError> {
     // Loading first turns an unknown id (or another game's id) into 404 rather than an empty log.
-    load::<G>(app, id).await?;
+    load_record::<G>(app, id).await?;
     let entries = app.store.move_log(id).await?;
     Ok(entries
         .into_iter()
@@ -350,16 +370,26 @@ pub struct LogItem {
 }
 
 async fn load<G: TurnGame>(app: &AppState, id: Uuid) -> Result<(GameRecord, G), ApiError> {
-    let record = app
-        .store
+    let record = load_record::<G>(app, id).await?;
+    let game = parse_state(&record)?;
+    Ok((record, game))
+}
+
+async fn load_record<G: TurnGame>(app: &AppState, id: Uuid) -> Result<GameRecord, ApiError> {
+    app.store
         .load_game(id)
         .await?
         .filter(|r| r.row.game == G::NAME)
-        .ok_or_else(|| ApiError::not_found(format!("{} game", G::NAME)))?;
-    let game = serde_json::from_value(record.row.state.0.clone()).map_err(|e| {
-        ApiError::Internal(format!("stored state of game {id} does not parse: {e}"))
-    })?;
-    Ok((record, game))
+        .ok_or_else(|| ApiError::not_found(format!("{} game", G::NAME)))
+}
+
+fn parse_state<G: TurnGame>(record: &GameRecord) -> Result<G, ApiError> {
+    serde_json::from_value(record.row.state.0.clone()).map_err(|e| {
+        ApiError::Internal(format!(
+            "stored state of game {} does not parse: {e}",
+            record.row.id
+        ))
+    })
 }
 
 /// The seat a token belongs to in this game; 403 for another game's token, 401 for an unknown one.
