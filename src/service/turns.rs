@@ -178,19 +178,15 @@ pub async fn get<G: TurnGame>(
         return Ok(Read::Unchanged(record.row.version));
     }
     let game: G = parse_state(&record)?;
-    Ok(Read::Fresh(render(
-        &record.row,
-        &record.seats,
-        &game,
-        viewer,
-    )))
+    let resource = render(&record.row, &record.seats, &game, viewer);
+    Ok(Read::Fresh(Box::new(resource)))
 }
 
 /// A conditional read's answer.
 pub enum Read {
     /// The client's version is current (304).
     Unchanged(i64),
-    Fresh(GameResource),
+    Fresh(Box<GameResource>),
 }
 
 /// One move for the token's seat.
