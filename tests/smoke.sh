@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
-BIN=target/release/parlor
+BIN="${CARGO_TARGET_DIR:-target}/release/parlor"
 WORK=$(mktemp -d)
 PID=""
 cleanup() { [ -n "$PID" ] && kill "$PID" 2>/dev/null || true; rm -rf "$WORK"; }

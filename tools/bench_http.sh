@@ -23,8 +23,8 @@ BACKENDS=${BACKENDS:-sqlite postgres}
 PG_URL=${PG_URL:-postgres://postgres@127.0.0.1:5432/test}
 OUT=${OUT:-target/bench_http/$(date +%Y%m%d-%H%M%S)}
 
-BIN=target/release/parlor
-LOAD=target/release/examples/load
+BIN="${CARGO_TARGET_DIR:-target}/release/parlor"
+LOAD="${CARGO_TARGET_DIR:-target}/release/examples/load"
 WORK=$(mktemp -d)
 SERVER_PID=""
 SCHEMAS=()

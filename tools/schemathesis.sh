@@ -16,7 +16,7 @@ trap cleanup EXIT
 fuzz() { # $1 = DATABASE_URL
   local port
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-  DATABASE_URL="$1" PORT=$port RUST_LOG=warn target/release/parlor >"$WORK/server.log" 2>&1 &
+  DATABASE_URL="$1" PORT=$port RUST_LOG=warn "${CARGO_TARGET_DIR:-target}/release/parlor" >"$WORK/server.log" 2>&1 &
   PID=$!
   for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break; sleep 0.1; done
   st run "http://127.0.0.1:$port/openapi.json" \
