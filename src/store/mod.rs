@@ -27,8 +27,6 @@ pub enum StoreError {
     Unavailable(String),
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
-    #[error("stored data is corrupt: {0}")]
-    Corrupt(String),
 }
 
 impl StoreError {
@@ -75,7 +73,7 @@ pub trait GameStore: Send + Sync + 'static {
     /// changes, all or nothing. A stale version is [`StoreError::Conflict`].
     async fn commit(&self, change: &Commit) -> StoreResult<()>;
     async fn move_log(&self, id: Uuid) -> StoreResult<Vec<LogEntry>>;
-    async fn list_games(&self, filter: &GameFilter) -> StoreResult<Vec<GameSummaryRow>>;
+    async fn list_games(&self, filter: &GameFilter) -> StoreResult<Vec<GameRecord>>;
     /// Whether any seat of any game holds this token hash.
     async fn token_known(&self, token_hash: &[u8]) -> StoreResult<bool>;
 

@@ -97,13 +97,6 @@ pub struct GameFilter {
     pub limit: i64,
 }
 
-/// A listed game: the row without its state, plus its seats.
-#[derive(Clone, Debug)]
-pub struct GameSummaryRow {
-    pub row: GameRow,
-    pub seats: Vec<SeatRow>,
-}
-
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct PlayerStats {
     pub name: String,

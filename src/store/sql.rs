@@ -155,7 +155,7 @@ macro_rules! impl_sql_store {
                     .map_err(StoreError::from_sqlx)
             }
 
-            async fn list_games(&self, filter: &GameFilter) -> StoreResult<Vec<GameSummaryRow>> {
+            async fn list_games(&self, filter: &GameFilter) -> StoreResult<Vec<GameRecord>> {
                 // Placeholders are numbered as the optional filters are added, in order.
                 let mut sql = String::from(
                     "SELECT id, game, status, version, turn, state, result, created_at, updated_at \
@@ -209,7 +209,7 @@ macro_rules! impl_sql_store {
                     .fetch_all(&self.pool)
                     .await
                     .map_err(StoreError::from_sqlx)?;
-                    listed.push(GameSummaryRow { row, seats });
+                    listed.push(GameRecord { row, seats });
                 }
                 Ok(listed)
             }
