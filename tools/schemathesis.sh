@@ -4,7 +4,9 @@
 # and schema, undocumented methods get 405, schema-violating requests are refused.
 # Runs on SQLite, and on PostgreSQL too when TEST_DATABASE_URL is set. The stateful phase is left
 # out: schemathesis 4 infers links between operations by parameter names and builds an invalid one
-# (create game -> GET /v1/players/{name}), which it reports as an error of the spec.
+# (create game -> GET /v1/players/{name}), which it reports as an error of the spec. One worker:
+# with two, schemathesis once died of an internal Python error ("AST constructor recursion depth
+# mismatch") on a run where every request had passed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 EXAMPLES=${SCHEMATHESIS_EXAMPLES:-30}
@@ -24,7 +26,7 @@ fuzz() { # $1 = DATABASE_URL
   st run "http://127.0.0.1:$port/openapi.json" \
     --checks not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance,unsupported_method,negative_data_rejection \
     --phases examples,coverage,fuzzing \
-    --max-examples "$EXAMPLES" --workers 2 --seed 1 --no-color \
+    --max-examples "$EXAMPLES" --workers 1 --seed 1 --no-color \
     || { tail -n 50 "$WORK/server.log"; exit 1; }
   kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""
 }

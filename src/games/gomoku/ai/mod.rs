@@ -1,5 +1,6 @@
 //! Computer players. `easy` is seed 001's one-move scoring heuristic; `normal` and `hard` search.
 
+mod budget;
 mod easy;
 mod patterns;
 mod position;

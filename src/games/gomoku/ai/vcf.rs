@@ -4,6 +4,7 @@
 
 use std::time::Instant;
 
+use super::budget::NodeBudget;
 use super::patterns::class;
 use super::position::Position;
 
@@ -17,13 +18,8 @@ const CLOCK_INTERVAL: u64 = 255;
 pub(crate) struct Vcf {
     /// (hash of position and attacker, depth that failed) per slot.
     failed: Vec<(u64, u8)>,
-    /// Deadline of the current call.
-    deadline: Instant,
-    nodes: u64,
-    node_limit: u64,
+    budget: NodeBudget,
     buffers: Vec<Vec<(u8, i32, usize)>>,
-    /// The current call hit its node limit or deadline.
-    exhausted: bool,
 }
 
 /// Salt that tells the attacker's colour apart in the cache: the same stones with the other side
@@ -34,17 +30,14 @@ impl Vcf {
     pub(crate) fn new() -> Self {
         Vcf {
             failed: vec![(0, 0); CACHE_SIZE],
-            deadline: Instant::now(),
-            nodes: 0,
-            node_limit: u64::MAX,
+            budget: NodeBudget::new(CLOCK_INTERVAL),
             buffers: (0..=u8::MAX).map(|_| Vec::new()).collect(),
-            exhausted: false,
         }
     }
 
     /// Nodes visited over every call so far.
     pub(crate) fn nodes(&self) -> u64 {
-        self.nodes
+        self.budget.nodes()
     }
 
     /// Whether the side to move wins by at most `max_fours` fours followed by a five or an
@@ -58,12 +51,9 @@ impl Vcf {
         node_limit: u64,
         deadline: Instant,
     ) -> Option<Vec<usize>> {
-        if Instant::now() >= deadline {
+        if !self.budget.start(node_limit, deadline) {
             return None;
         }
-        self.deadline = deadline;
-        self.node_limit = self.nodes.saturating_add(node_limit);
-        self.exhausted = false;
         let mut line = Vec::new();
         if self.attack(pos, max_fours, &mut line) {
             line.reverse();
@@ -76,15 +66,6 @@ impl Vcf {
     /// Quick check before `solve`: whether the side to move has any four to play at all.
     pub(crate) fn has_fours(pos: &Position) -> bool {
         pos.four_points(pos.to_move()) > 0
-    }
-
-    fn out_of_budget(&mut self) -> bool {
-        if self.exhausted {
-            return true;
-        }
-        self.exhausted = self.nodes >= self.node_limit
-            || (self.nodes & CLOCK_INTERVAL == 0 && Instant::now() >= self.deadline);
-        self.exhausted
     }
 
     /// Pushes the winning line in reverse onto `line` when it returns true.
@@ -103,8 +84,7 @@ impl Vcf {
         if fours_left == 0 || their_fives > 1 {
             return false;
         }
-        self.nodes += 1;
-        if self.out_of_budget() {
+        if self.budget.spend() {
             return false;
         }
         let key = pos.hash() ^ ATTACKER_SALT[me];
@@ -158,12 +138,12 @@ impl Vcf {
                 line.push(four);
                 break;
             }
-            if self.exhausted {
+            if self.budget.exhausted() {
                 break;
             }
         }
         self.buffers[usize::from(fours_left)] = fours;
-        if won || self.exhausted {
+        if won || self.budget.exhausted() {
             return won;
         }
         self.failed[slot] = (key, fours_left);

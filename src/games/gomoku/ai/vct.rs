@@ -5,6 +5,7 @@
 
 use std::time::Instant;
 
+use super::budget::NodeBudget;
 use super::patterns::class;
 use super::position::Position;
 
@@ -17,10 +18,7 @@ const MAX_THREES: usize = 8;
 pub(crate) struct Vct {
     /// (hash of position and attacker, threats left that failed) per slot.
     failed: Vec<(u64, u8)>,
-    deadline: Instant,
-    nodes: u64,
-    node_limit: u64,
-    exhausted: bool,
+    budget: NodeBudget,
     buffers: Vec<Vec<(u8, i32, usize)>>,
 }
 
@@ -28,16 +26,13 @@ impl Vct {
     pub(crate) fn new() -> Self {
         Vct {
             failed: vec![(0, 0); CACHE_SIZE],
-            deadline: Instant::now(),
-            nodes: 0,
-            node_limit: 0,
-            exhausted: false,
+            budget: NodeBudget::new(CLOCK_INTERVAL),
             buffers: (0..=u8::MAX).map(|_| Vec::new()).collect(),
         }
     }
 
     pub(crate) fn nodes(&self) -> u64 {
-        self.nodes
+        self.budget.nodes()
     }
 
     /// Whether the side to move wins by at most `max_threats` threats (fours and open threes,
@@ -52,12 +47,9 @@ impl Vct {
         node_limit: u64,
         deadline: Instant,
     ) -> Option<Vec<usize>> {
-        if Instant::now() >= deadline {
+        if !self.budget.start(node_limit, deadline) {
             return None;
         }
-        self.deadline = deadline;
-        self.node_limit = self.nodes.saturating_add(node_limit);
-        self.exhausted = false;
         let mut line = Vec::new();
         if self.attack(pos, max_threats, &mut line) {
             line.reverse();
@@ -65,15 +57,6 @@ impl Vct {
         } else {
             None
         }
-    }
-
-    fn out_of_budget(&mut self) -> bool {
-        if !self.exhausted {
-            self.nodes += 1;
-            self.exhausted = self.nodes >= self.node_limit
-                || (self.nodes & CLOCK_INTERVAL == 0 && Instant::now() >= self.deadline);
-        }
-        self.exhausted
     }
 
     /// Attacker to move. Pushes the winning line in reverse when it returns true.
@@ -103,7 +86,7 @@ impl Vct {
                 }
             }
         }
-        if threats_left == 0 || self.out_of_budget() {
+        if threats_left == 0 || self.budget.spend() {
             return false;
         }
         let key = pos.hash() ^ ATTACKER_SALT[me];
@@ -146,14 +129,14 @@ impl Vct {
                     line.push(threat);
                     break;
                 }
-                if self.exhausted {
+                if self.budget.exhausted() {
                     break;
                 }
             }
             self.buffers[usize::from(threats_left)] = threats;
             won
         };
-        if !won && !self.exhausted {
+        if !won && !self.budget.exhausted() {
             self.failed[slot] = (key, threats_left);
         }
         won
