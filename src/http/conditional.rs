@@ -69,6 +69,13 @@ pub fn respond<T: serde::Serialize>(req: &HttpRequest, version: i64, body: &T) -
     }
 }
 
+/// 201 Created with `Location` and the new resource's ETag.
+pub fn created<T: serde::Serialize>(location: &str, version: i64, body: &T) -> HttpResponse {
+    let mut builder = HttpResponse::Created();
+    builder.insert_header((header::LOCATION, location));
+    ok_with_etag(builder, version, body)
+}
+
 /// 304 Not Modified with the current ETag.
 pub fn unchanged(version: i64) -> HttpResponse {
     HttpResponse::NotModified()

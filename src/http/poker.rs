@@ -1,6 +1,5 @@
 //! Poker: deal, compare and evaluate (stateless), and deck sessions stored like games.
 
-use actix_web::http::header;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -155,9 +154,8 @@ pub async fn create_deck(
 ) -> Result<HttpResponse, ApiError> {
     let request: NewDeckRequest = super::optional_json(&body)?;
     let deck = decks::create(&app, request.seed).await?;
-    let mut response = HttpResponse::Created();
-    response.insert_header((header::LOCATION, format!("/v1/poker/decks/{}", deck.id)));
-    Ok(conditional::ok_with_etag(response, deck.version, &deck))
+    let location = format!("/v1/poker/decks/{}", deck.id);
+    Ok(conditional::created(&location, deck.version, &deck))
 }
 
 /// A deck session: how many cards remain and which were drawn (never the order of the rest).
@@ -211,15 +209,8 @@ pub async fn draw(
     if_match: IfMatch,
     body: web::Json<Object<DrawRequest>>,
 ) -> Result<HttpResponse, ApiError> {
-    let body = body.into_inner().0;
-    let count = usize::try_from(body.count).unwrap_or(0);
-    if count == 0 {
-        return Err(ApiError::Unprocessable(format!(
-            "count must be 1 to 57, not {}",
-            body.count
-        )));
-    }
-    change(&app, *id, if_match, DeckAction::Draw(count)).await
+    let action = DeckAction::draw(body.into_inner().0.count)?;
+    change(&app, *id, if_match, action).await
 }
 
 /// The seed's undo: the last drawn card goes back on top.

@@ -1,7 +1,6 @@
 //! HTTP for every turn-based game, written once. [`turn_game_routes!`] gives a game its documented
 //! routes; the bodies below do the work for any [`TurnGame`].
 
-use actix_web::http::header;
 use actix_web::{web, HttpRequest, HttpResponse};
 use uuid::Uuid;
 
@@ -20,10 +19,8 @@ pub async fn create<G: TurnGame>(
 ) -> Result<HttpResponse, ApiError> {
     let created = turns::create::<G>(&app, body.into_inner().0).await?;
     let location = format!("/v1/{}/games/{}", G::NAME, created.game.id);
-    let mut response = HttpResponse::Created();
-    response.insert_header((header::LOCATION, location));
-    Ok(conditional::ok_with_etag(
-        response,
+    Ok(conditional::created(
+        &location,
         created.game.version,
         &created,
     ))

@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::app::AppState;
-use crate::games::poker::{Card, Deck, PokerError};
+use crate::games::poker::{Card, Deck, PokerError, DECK_SIZE};
 use crate::http::error::ApiError;
 use crate::store::DeckRecord;
 
@@ -41,10 +41,25 @@ pub struct DeckChange {
 /// What to do to a deck.
 #[derive(Clone, Copy, Debug)]
 pub enum DeckAction {
+    /// Made by [`DeckAction::draw`], so the count is always 1..=57.
     Draw(usize),
     Undo,
     Reselect,
     Shuffle,
+}
+
+impl DeckAction {
+    /// A draw of 1 to 57 cards, as a client asked for it (whether that many remain is the deck's
+    /// to say).
+    pub fn draw(count: i64) -> Result<Self, ApiError> {
+        usize::try_from(count)
+            .ok()
+            .filter(|c| (1..=DECK_SIZE).contains(c))
+            .map(DeckAction::Draw)
+            .ok_or_else(|| {
+                ApiError::Unprocessable(format!("count must be 1 to {DECK_SIZE}, not {count}"))
+            })
+    }
 }
 
 fn view(record: &DeckRecord, deck: &Deck) -> DeckView {
@@ -82,20 +97,8 @@ pub async fn change(
     if_match: Option<i64>,
     action: DeckAction,
 ) -> Result<DeckChange, ApiError> {
-    if let DeckAction::Draw(count) = action {
-        if !(1..=crate::games::poker::DECK_SIZE).contains(&count) {
-            return Err(ApiError::Unprocessable(format!(
-                "count must be 1 to 57, not {count}"
-            )));
-        }
-    }
     let (mut record, mut deck) = load(app, id).await?;
-    if let Some(expected) = if_match.filter(|v| *v != record.version) {
-        return Err(ApiError::PreconditionFailed(format!(
-            "If-Match names version {expected}, but the deck is at version {}",
-            record.version
-        )));
-    }
+    super::turns::check_if_match("deck", record.version, if_match)?;
     let last = deck.drawn().last().copied();
     let (cards, returned) = match action {
         DeckAction::Draw(count) => (deck.draw(count).map_err(refused)?, Vec::new()),

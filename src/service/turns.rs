@@ -426,10 +426,18 @@ fn missing_token() -> ApiError {
 }
 
 fn check_version(record: &GameRecord, if_match: Option<i64>) -> Result<(), ApiError> {
+    check_if_match("game", record.row.version, if_match)
+}
+
+/// 412 when the client's `If-Match` names another version than the stored one.
+pub(crate) fn check_if_match(
+    what: &str,
+    current: i64,
+    if_match: Option<i64>,
+) -> Result<(), ApiError> {
     match if_match {
-        Some(v) if v != record.row.version => Err(ApiError::PreconditionFailed(format!(
-            "If-Match names version {v}, but the game is at version {}",
-            record.row.version
+        Some(v) if v != current => Err(ApiError::PreconditionFailed(format!(
+            "If-Match names version {v}, but the {what} is at version {current}"
         ))),
         _ => Ok(()),
     }
