@@ -13,15 +13,22 @@ use crate::config::Config;
 use crate::http;
 use crate::service::ai_pool::AiPool;
 use crate::service::metrics::Metrics;
+use crate::service::Services;
 use crate::store::{self, GameStore, StoreError};
 
-/// What every handler shares.
+/// What every handler shares: the services, and the HTTP layer's own per-client AI limit.
 pub struct AppState {
-    pub store: Arc<dyn GameStore>,
-    pub ai: AiPool,
-    pub metrics: Metrics,
+    pub services: Services,
     /// Per-client limit on AI requests; `None` when not configured.
     pub ai_limit: Option<crate::http::limits::AiRateLimiter>,
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Services;
+
+    fn deref(&self) -> &Services {
+        &self.services
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -49,9 +56,11 @@ impl Application {
         let address = listener.local_addr()?;
         let metrics = Metrics::new();
         let state = web::Data::new(AppState {
-            store,
-            ai: AiPool::new(config.ai_workers(), config.ai_queue),
-            metrics: metrics.clone(),
+            services: Services {
+                store,
+                ai: AiPool::new(config.ai_workers(), config.ai_queue),
+                metrics: metrics.clone(),
+            },
             ai_limit: config
                 .ai_rate_per_minute
                 .map(crate::http::limits::AiRateLimiter::per_minute),
@@ -64,6 +73,7 @@ impl Application {
         let body_limit = config.body_limit;
         let server = HttpServer::new(move || {
             App::new()
+                .wrap(middleware::from_fn(http::middleware::problems_everywhere))
                 .wrap(middleware::from_fn(http::middleware::catch_panics))
                 .wrap(prometheus.clone())
                 .wrap(middleware::from_fn(http::middleware::request_id))

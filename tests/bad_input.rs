@@ -41,7 +41,8 @@ async fn out_of_range_values_are_422(app: TestApp) {
         json!({"players": [{"name": ""}, {"name": "b"}]}),
         json!({"players": [{"name": "x".repeat(33)}, {"name": "b"}]}),
         json!({"players": [{}, {"name": "b"}]}),
-        json!({"players": [{"open": true}, {"name": "b"}]}),
+        json!({"players": [{"open": false}, {"name": "b"}]}),
+        json!({"players": [{"open": true, "name": "x"}, {"name": "b"}]}),
     ] {
         app.post(create, body.clone())
             .await

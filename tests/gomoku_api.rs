@@ -41,10 +41,12 @@ async fn black_wins_and_scores_move(app: TestApp) {
     assert_eq!(before.body["gomoku"]["score"], 1000, "{}", before.text);
 
     let mut last = Value::Null;
+    let mut events = Value::Null;
     for i in 0..5 {
         let r = app.gomoku_move(&id, &black, BLACK[i]).await;
         assert_eq!(r.status, 200, "{}", r.text);
-        last = r.body;
+        last = r.body["game"].clone();
+        events = r.body["events"].clone();
         if i < 4 {
             let r = app.gomoku_move(&id, &white, WHITE[i]).await;
             assert_eq!(r.status, 200, "{}", r.text);
@@ -56,7 +58,7 @@ async fn black_wins_and_scores_move(app: TestApp) {
     assert_eq!(last["result"]["winners"], json!([0]));
     assert_eq!(last["result"]["reason"], "five_in_row");
     assert_eq!(last["state"]["winning_line"], json!(BLACK));
-    assert!(last["events"]
+    assert!(events
         .as_array()
         .unwrap()
         .iter()
@@ -105,8 +107,8 @@ async fn resigning_is_a_loss(app: TestApp) {
     let black = tokens[0].clone().unwrap();
     let r = app.gomoku_move(&id, &black, "resign").await;
     assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(r.body["result"]["reason"], "resign");
-    assert_eq!(r.body["result"]["winners"], json!([1]));
+    assert_eq!(r.body["game"]["result"]["reason"], "resign");
+    assert_eq!(r.body["game"]["result"]["winners"], json!([1]));
     let player = app.get(&format!("/v1/players/{carol}")).await.body;
     assert_eq!(player["gomoku"]["score"], 900);
     assert_eq!(player["gomoku"]["losses"], 1);
@@ -129,7 +131,7 @@ async fn full_games_against_every_level(app: TestApp) {
                 let point = first_empty(&game["state"]);
                 let r = app.gomoku_move(&id, &human, &point).await;
                 assert_eq!(r.status, 200, "{}", r.text);
-                game = r.body;
+                game = r.body["game"].clone();
             } else {
                 let r = app
                     .post(
@@ -244,9 +246,15 @@ async fn undo_against_an_ai_returns_to_the_human(app: TestApp) {
         .send(Method::POST, &undo_path, None, Some(&human), &[])
         .await;
     assert_eq!(undone.status, 200, "{}", undone.text);
-    assert_eq!(undone.body["state"]["moves"].as_array().unwrap().len(), 2);
-    assert_eq!(undone.body["turn"], 0);
-    assert_eq!(undone.body["version"], 5);
+    assert_eq!(
+        undone.body["game"]["state"]["moves"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    assert_eq!(undone.body["game"]["turn"], 0);
+    assert_eq!(undone.body["game"]["version"], 5);
     let log = app.get(&format!("/v1/gomoku/games/{id}/moves")).await.body;
     assert_eq!(log[4]["move"], json!({"action": "undo"}));
 }

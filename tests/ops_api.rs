@@ -74,7 +74,7 @@ async fn scores_survive_a_restart() {
                 app.gomoku_move(&id, &w, wp).await;
             }
             assert_eq!(
-                app.gomoku_move(&id, &b, "l8").await.body["status"],
+                app.gomoku_move(&id, &b, "l8").await.body["game"]["status"],
                 "finished"
             );
         }

@@ -5,6 +5,7 @@ mod common;
 use std::sync::Arc;
 
 use chrono::Utc;
+use parlor::games::{GameStatus, SeatKindWord};
 use parlor::store::{
     Commit, DeckRecord, GameFilter, GameStore, NewGame, ScoreChange, SeatRow, StoreError,
 };
@@ -23,21 +24,21 @@ fn new_game(player: &str) -> NewGame {
     NewGame {
         id: Uuid::now_v7(),
         game: "gomoku".into(),
-        status: "active".into(),
+        status: GameStatus::Active,
         turn: Some(0),
         state: json!({"moves": []}),
         seats: vec![
             SeatRow {
                 seat: 0,
                 name: Some(player.into()),
-                kind: "human".into(),
+                kind: SeatKindWord::Human,
                 level: None,
                 token_hash: Some(rand::random::<[u8; 32]>().to_vec()),
             },
             SeatRow {
                 seat: 1,
                 name: Some("AI".into()),
-                kind: "ai".into(),
+                kind: SeatKindWord::Ai,
                 level: Some("hard".into()),
                 token_hash: None,
             },
@@ -52,7 +53,7 @@ fn change(game: &NewGame, expected_version: i64, mv: &str) -> Commit {
         game_id: game.id,
         game: game.game.clone(),
         expected_version,
-        status: "active".into(),
+        status: GameStatus::Active,
         turn: Some(1),
         state: json!({"moves": [mv]}),
         result: None,
@@ -109,7 +110,7 @@ async fn contract(db: Db) {
 
     // A finishing commit moves the score in the same transaction.
     let mut finish = change(&game, 1, "i8");
-    finish.status = "finished".into();
+    finish.status = GameStatus::Finished;
     finish.turn = None;
     finish.result = Some(json!({"winners": [0], "reason": "five_in_row", "summary": ""}));
     finish.scores.push(ScoreChange {
@@ -123,11 +124,11 @@ async fn contract(db: Db) {
     let s = &store.player_stats(&player).await.unwrap()[0];
     assert_eq!((s.score, s.wins, s.losses, s.draws), (1100, 1, 0, 0));
     let done = store.load_game(game.id).await.unwrap().unwrap();
-    assert_eq!(done.row.status, "finished");
+    assert_eq!(done.row.status, GameStatus::Finished);
     assert_eq!(done.row.result.unwrap().0["winners"], json!([0]));
 
     // The log is gapless and ordered.
-    let log = store.move_log(game.id).await.unwrap();
+    let log = store.move_log(game.id, 0, 1000).await.unwrap();
     assert_eq!(log.iter().map(|e| e.seq).collect::<Vec<_>>(), vec![1, 2]);
     assert_eq!(log[0].action.0, json!({"move": "h8"}));
 
@@ -150,7 +151,7 @@ async fn contract(db: Db) {
         .list_games(&GameFilter {
             player: Some(player.clone()),
             before: Some(second.id),
-            status: Some("finished".into()),
+            status: Some(GameStatus::Finished),
             game: Some("gomoku".into()),
             limit: 10,
         })
@@ -217,7 +218,7 @@ async fn racing_commits(db: Db) {
         }
     }
     assert_eq!(won, 1);
-    assert_eq!(store.move_log(game.id).await.unwrap().len(), 1);
+    assert_eq!(store.move_log(game.id, 0, 1000).await.unwrap().len(), 1);
 }
 
 #[actix_web::test]

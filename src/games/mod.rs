@@ -1,10 +1,13 @@
 //! Game rules: pure Rust, no HTTP and no SQL. Each game is a library of its own; the turn-based ones
-//! implement [`TurnGame`] so that the HTTP layer and the store drive them all the same way.
+//! implement [`TurnGame`] so that the HTTP layer and the store drive them all the same way, and
+//! [`registry`] lists them.
 
 pub mod gomoku;
 pub mod poker;
+pub mod registry;
 mod turn;
 
 pub use turn::{
-    AiChoice, AiLevel, EndReason, GameResult, PlayerSpec, RuleError, Seat, SeatKind, TurnGame,
+    schema_of, AiBudget, AiChoice, AiLevel, EndReason, GameResult, GameStatus, PlayerSpec, Report,
+    ReportQuery, ReportSpec, RuleError, Seat, SeatKind, SeatKindWord, TurnGame, UnknownWord,
 };

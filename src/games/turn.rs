@@ -1,6 +1,8 @@
 //! The contract between a turn-based game's rules and the machinery that stores, serves and plays it.
 
+use std::fmt;
 use std::ops::RangeInclusive;
+use std::str::FromStr;
 use std::time::Duration;
 
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
@@ -21,6 +23,8 @@ pub enum AiLevel {
 }
 
 impl AiLevel {
+    pub const ALL: [AiLevel; 3] = [AiLevel::Easy, AiLevel::Normal, AiLevel::Hard];
+
     pub fn as_str(self) -> &'static str {
         match self {
             AiLevel::Easy => "easy",
@@ -30,8 +34,37 @@ impl AiLevel {
     }
 }
 
+impl FromStr for AiLevel {
+    type Err = UnknownWord;
+
+    fn from_str(s: &str) -> Result<Self, UnknownWord> {
+        AiLevel::ALL
+            .into_iter()
+            .find(|l| l.as_str() == s)
+            .ok_or_else(|| UnknownWord::new("AI level", s))
+    }
+}
+
+/// A stored word that names no known value: the database holds something this build does not
+/// understand, which is an error, never a silent default.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {what} {word:?}")]
+pub struct UnknownWord {
+    pub what: &'static str,
+    pub word: String,
+}
+
+impl UnknownWord {
+    pub fn new(what: &'static str, word: &str) -> Self {
+        Self {
+            what,
+            word: word.chars().take(40).collect(),
+        }
+    }
+}
+
 /// Who sits in a seat, as the creator asked for it: `{"name": "alice"}`, `{"ai": "hard"}` or
-/// `{"open": true}` (a seat somebody joins later, where the game allows it).
+/// `{"open": true}` (a seat somebody joins later with `POST …/join`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlayerSpec {
@@ -52,26 +85,157 @@ pub enum SeatKind {
     Open,
 }
 
-/// Why a game ended.
+impl SeatKind {
+    pub fn is_ai(self) -> bool {
+        matches!(self, SeatKind::Ai(_))
+    }
+}
+
+/// The stored and shown word for a seat's kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum EndReason {
-    FiveInRow,
-    Resign,
-    Score,
-    Draw,
-    OutOfCards,
+pub enum SeatKindWord {
+    Human,
+    Ai,
+    Open,
+}
+
+impl SeatKindWord {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SeatKindWord::Human => "human",
+            SeatKindWord::Ai => "ai",
+            SeatKindWord::Open => "open",
+        }
+    }
+}
+
+impl From<SeatKind> for SeatKindWord {
+    fn from(kind: SeatKind) -> Self {
+        match kind {
+            SeatKind::Human => SeatKindWord::Human,
+            SeatKind::Ai(_) => SeatKindWord::Ai,
+            SeatKind::Open => SeatKindWord::Open,
+        }
+    }
+}
+
+impl FromStr for SeatKindWord {
+    type Err = UnknownWord;
+
+    fn from_str(s: &str) -> Result<Self, UnknownWord> {
+        match s {
+            "human" => Ok(SeatKindWord::Human),
+            "ai" => Ok(SeatKindWord::Ai),
+            "open" => Ok(SeatKindWord::Open),
+            other => Err(UnknownWord::new("seat kind", other)),
+        }
+    }
+}
+
+impl TryFrom<String> for SeatKindWord {
+    type Error = UnknownWord;
+
+    fn try_from(s: String) -> Result<Self, UnknownWord> {
+        s.parse()
+    }
+}
+
+/// Where a game is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GameStatus {
+    /// Seats are open or the game was created with `"start": false`.
+    Waiting,
+    Active,
+    Finished,
     Aborted,
+}
+
+impl GameStatus {
+    pub const ALL: [GameStatus; 4] = [
+        GameStatus::Waiting,
+        GameStatus::Active,
+        GameStatus::Finished,
+        GameStatus::Aborted,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Waiting => "waiting",
+            GameStatus::Active => "active",
+            GameStatus::Finished => "finished",
+            GameStatus::Aborted => "aborted",
+        }
+    }
+}
+
+impl fmt::Display for GameStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for GameStatus {
+    type Err = UnknownWord;
+
+    fn from_str(s: &str) -> Result<Self, UnknownWord> {
+        GameStatus::ALL
+            .into_iter()
+            .find(|g| g.as_str() == s)
+            .ok_or_else(|| UnknownWord::new("game status", s))
+    }
+}
+
+impl TryFrom<String> for GameStatus {
+    type Error = UnknownWord;
+
+    fn try_from(s: String) -> Result<Self, UnknownWord> {
+        s.parse()
+    }
+}
+
+/// Why a game ended. Games name their own reasons (`five_in_row`, `score`, `out_of_cards` …);
+/// `resign`, `draw` and `aborted` are shared.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(transparent)]
+#[schema(value_type = String, example = "five_in_row")]
+pub struct EndReason(pub std::borrow::Cow<'static, str>);
+
+impl EndReason {
+    pub const RESIGN: EndReason = EndReason::named("resign");
+    pub const DRAW: EndReason = EndReason::named("draw");
+    pub const ABORTED: EndReason = EndReason::named("aborted");
+
+    pub const fn named(word: &'static str) -> Self {
+        EndReason(std::borrow::Cow::Borrowed(word))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
 }
 
 /// The result of a finished game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"winners": [0], "reason": "five_in_row", "summary": "black wins with five in a row"}))]
 pub struct GameResult {
     /// Winning seats; empty for a draw.
-    pub winners: Vec<Seat>,
+    pub winners: Vec<usize>,
+    /// `five_in_row`, `resign`, `score`, `draw`, `out_of_cards` or `aborted`.
     pub reason: EndReason,
     /// A short human summary, e.g. `"black wins with five in a row"` or `"B+3.5"`.
     pub summary: String,
+}
+
+impl GameResult {
+    pub fn aborted() -> Self {
+        GameResult {
+            winners: Vec::new(),
+            reason: EndReason::ABORTED,
+            summary: "the game was ended before it finished".into(),
+        }
+    }
 }
 
 /// A rule said no. The HTTP layer maps each variant to one stable error code.
@@ -87,6 +251,9 @@ pub enum RuleError {
     NotYourTurn { seat: Seat, expected: Seat },
     #[error("the game is over")]
     GameOver,
+    /// The game has not started yet (seats are open or it waits for `start`).
+    #[error("the game has not started yet")]
+    NotStarted,
     /// The action exists in the API but not for this game or not in this position.
     #[error("{0}")]
     Unsupported(String),
@@ -99,46 +266,107 @@ pub struct AiChoice<M> {
     pub analysis: Option<Value>,
 }
 
+/// What an AI search may use.
+#[derive(Clone, Copy, Debug)]
+pub struct AiBudget {
+    /// Wall-clock time to think.
+    pub time: Duration,
+    /// Threads the AI pool grants this search (1 or more).
+    pub threads: usize,
+    /// Drives every random choice: the same seed and budget think the same way.
+    pub seed: u64,
+}
+
 /// A turn-based game as the framework sees it: pure state and functions, the way boardgame.io
 /// describes a game. The state is persisted with serde (it may hold hidden information, such as a
-/// deck order); what a client may see is [`TurnGame::view`].
+/// deck order); what a client may see is [`TurnGame::view`], and nothing else leaves the server.
 pub trait TurnGame: Clone + Serialize + DeserializeOwned + Send + Sync + 'static {
     /// The path segment and `game` field: `"gomoku"`, `"go"`, `"uno"`.
     const NAME: &'static str;
+    /// One line for the OpenAPI tag.
+    const DESCRIPTION: &'static str;
     /// Whether finished games update the players' persistent scores.
     const SCORED: bool = false;
-    /// Whether a seat may be left open at creation and joined later.
-    const OPEN_SEATS: bool = false;
+    /// Whether the game has `undo` / `redo` routes.
+    const UNDO: bool = false;
+    const REDO: bool = false;
+    /// Whether seats may send each other messages (`POST …/messages`).
+    const MESSAGES: bool = false;
+    /// Whether a seat's view holds something other seats may not see (UNO hands); the
+    /// conformance suite then checks that no other view, event or log entry carries it.
+    const PRIVATE_VIEWS: bool = false;
+
     /// Options a client gives at creation (the create body, players included).
-    type Options: DeserializeOwned + Send + 'static;
-    /// One move as a client posts it; also what the move log records.
-    type Move: Clone + Serialize + DeserializeOwned + Send + 'static;
+    type Options: DeserializeOwned + ToSchema + Send + 'static;
+    /// One move as a client posts it.
+    type Move: Clone + Serialize + DeserializeOwned + ToSchema + Send + 'static;
+    /// The game-specific `state` of the resource, as one seat (or a spectator) may see it.
+    type View: Serialize + ToSchema + Send + 'static;
+    /// What a change caused, as everybody may see it.
+    type Event: Clone + Serialize + ToSchema + Send + 'static;
 
     /// How many seats the game takes.
     fn seat_range() -> RangeInclusive<usize>;
     /// The players named in the options.
     fn players(options: &Self::Options) -> &[PlayerSpec];
-    /// A fresh game. `seed` makes every random choice reproducible.
+    /// Whether the game waits for `POST …/start` even once every seat is filled (created with
+    /// `"start": false`); otherwise it starts by itself when the last seat is taken.
+    fn waits_for_start(&self) -> bool {
+        false
+    }
+    /// Whether the server plays AI seats by itself after each human action (`"auto_ai"`).
+    fn auto_ai(&self) -> bool {
+        false
+    }
+    /// A fresh game. `seed` makes every random choice reproducible. Open seats are filled later.
     fn new(options: &Self::Options, seats: &[SeatKind], seed: u64) -> Result<Self, RuleError>;
-    /// The seat to act, `None` once the game is over.
+    /// Begins play once every seat is taken (deal the cards …). Games with nothing to do at the
+    /// start keep the default.
+    fn start(&mut self, seats: &[SeatKind]) -> Result<Vec<Self::Event>, RuleError> {
+        let _ = seats;
+        Ok(Vec::new())
+    }
+    /// Whether play has begun.
+    fn started(&self) -> bool {
+        true
+    }
+    /// The seat to act, `None` once the game is over or before it started.
     fn turn(&self) -> Option<Seat>;
+    /// Whether `seat` may post `mv` now. Usually only the seat to act; UNO's jump-in lets any
+    /// seat holding the same card act out of turn.
+    fn may_act(&self, seat: Seat, mv: &Self::Move) -> bool {
+        let _ = mv;
+        self.turn() == Some(seat)
+    }
+    /// Whether a human could still act out of turn now (UNO's jump-in window): the server then
+    /// stops playing AI seats by itself so the human gets the chance.
+    fn humans_may_interject(&self, seats: &[SeatKind]) -> bool {
+        let _ = seats;
+        false
+    }
     /// Applies `mv` for `seat`, returning the events it caused.
-    fn apply(&mut self, seat: Seat, mv: &Self::Move) -> Result<Vec<Value>, RuleError>;
+    fn apply(&mut self, seat: Seat, mv: &Self::Move) -> Result<Vec<Self::Event>, RuleError>;
+    /// What the public move log records for `mv`: the move itself unless it carries something
+    /// secret.
+    fn log_entry(mv: &Self::Move) -> Value {
+        serde_json::to_value(mv).unwrap_or(Value::Null)
+    }
+    /// Ends the game at once (`POST …/end`).
+    fn abort(&mut self) -> Vec<Self::Event>;
     /// The result, once the game has ended.
     fn result(&self) -> Option<GameResult>;
     /// The state as `seat` may see it (`None`: a spectator).
-    fn view(&self, seat: Option<Seat>) -> Value;
-    /// A move for `seat`, searched within `budget`; `seed` drives any random choice.
+    fn view(&self, seat: Option<Seat>) -> Self::View;
+    /// A move for `seat`, searched within `budget`.
     fn choose_move(
         &self,
         seat: Seat,
         level: AiLevel,
-        budget: Duration,
-        seed: u64,
+        budget: AiBudget,
     ) -> Result<AiChoice<Self::Move>, RuleError>;
 
     /// Takes back moves: the last one, or against an AI back to the human's last turn.
-    fn undo(&mut self, by: Seat, seats: &[SeatKind]) -> Result<Vec<Value>, RuleError> {
+    fn undo(&mut self, by: Seat, seats: &[SeatKind]) -> Result<Vec<Self::Event>, RuleError> {
         let _ = (by, seats);
         Err(RuleError::Unsupported(format!(
             "{} has no undo",
@@ -146,12 +374,67 @@ pub trait TurnGame: Clone + Serialize + DeserializeOwned + Send + Sync + 'static
         )))
     }
 
-    /// Replays the last taken-back move.
-    fn redo(&mut self, by: Seat, seats: &[SeatKind]) -> Result<Vec<Value>, RuleError> {
+    /// Replays the last taken-back move (against an AI: up to the human's next turn).
+    fn redo(&mut self, by: Seat, seats: &[SeatKind]) -> Result<Vec<Self::Event>, RuleError> {
         let _ = (by, seats);
         Err(RuleError::Unsupported(format!(
             "{} has no redo",
             Self::NAME
         )))
     }
+
+    /// A message from one seat to another (UNO's shout).
+    fn message(&mut self, from: Seat, to: Seat, text: &str) -> Result<Vec<Self::Event>, RuleError> {
+        let _ = (from, to, text);
+        Err(RuleError::Unsupported(format!(
+            "{} has no messages",
+            Self::NAME
+        )))
+    }
+
+    /// Read-only reports beyond the state (Go's `score` and `sgf`), by name.
+    fn reports() -> &'static [ReportSpec] {
+        &[]
+    }
+
+    /// Renders the report `name` (one of [`TurnGame::reports`]) for the query parameters given.
+    fn report(&self, name: &str, query: &ReportQuery) -> Result<Report, RuleError> {
+        let _ = query;
+        Err(RuleError::Unsupported(format!(
+            "{} has no report {name:?}",
+            Self::NAME
+        )))
+    }
+}
+
+/// A report a game offers at `GET /v1/{game}/games/{id}/{name}`.
+pub struct ReportSpec {
+    pub name: &'static str,
+    pub summary: &'static str,
+    /// Query parameters: name and description.
+    pub params: &'static [(&'static str, &'static str)],
+    /// `application/json` or another media type (`application/x-go-sgf`).
+    pub content_type: &'static str,
+    /// The JSON schema of the answer (for JSON reports): its component name and schema.
+    pub schema: fn() -> (
+        String,
+        utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+    ),
+}
+
+/// Query parameters of a report, by name.
+pub type ReportQuery = std::collections::BTreeMap<String, String>;
+
+/// A rendered report.
+pub enum Report {
+    Json(Value),
+    Text(String),
+}
+
+/// The component name and schema of a `ToSchema` type, for [`ReportSpec::schema`].
+pub fn schema_of<T: ToSchema>() -> (
+    String,
+    utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+) {
+    (T::name().into_owned(), T::schema())
 }

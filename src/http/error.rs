@@ -5,8 +5,7 @@ use actix_web::{HttpResponse, ResponseError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::games::RuleError;
-use crate::store::StoreError;
+use crate::service::ServiceError;
 
 /// One error type for the whole API; `code` is the stable machine word from API.md.
 #[derive(Debug, thiserror::Error)]
@@ -32,8 +31,11 @@ pub enum ApiError {
     MethodNotAllowed(&'static str),
     #[error("the game is over")]
     GameOver,
-    #[error("the game changed while this request was handled; fetch it again and retry")]
-    Conflict,
+    #[error("{0}")]
+    NotStarted(String),
+    /// Lost a race, or the state forbids the action (no open seat …).
+    #[error("{0}")]
+    Conflict(String),
     #[error("{0}")]
     PreconditionFailed(String),
     #[error("the request body is larger than {0} bytes")]
@@ -73,7 +75,8 @@ impl ApiError {
             ApiError::NotYourTurn(_) => "not_your_turn",
             ApiError::MethodNotAllowed(_) => "method_not_allowed",
             ApiError::GameOver => "game_over",
-            ApiError::Conflict => "conflict",
+            ApiError::NotStarted(_) => "not_started",
+            ApiError::Conflict(_) => "conflict",
             ApiError::PreconditionFailed(_) => "precondition_failed",
             ApiError::PayloadTooLarge(_) => "payload_too_large",
             ApiError::RateLimited { .. } => "rate_limited",
@@ -93,7 +96,8 @@ impl ApiError {
             ApiError::NotYourTurn(_) => "Not your turn",
             ApiError::MethodNotAllowed(_) => "Method not allowed",
             ApiError::GameOver => "Game over",
-            ApiError::Conflict => "Conflict",
+            ApiError::NotStarted(_) => "Not started",
+            ApiError::Conflict(_) => "Conflict",
             ApiError::PreconditionFailed(_) => "Precondition failed",
             ApiError::PayloadTooLarge(_) => "Payload too large",
             ApiError::RateLimited { .. } => "Too many requests",
@@ -114,10 +118,6 @@ impl ApiError {
             detail,
             code: self.code().into(),
         }
-    }
-
-    pub fn not_found(what: impl std::fmt::Display) -> Self {
-        ApiError::NotFound(format!("no {what} with that id"))
     }
 }
 
@@ -143,9 +143,10 @@ impl ResponseError for ApiError {
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::NotYourTurn(_) | ApiError::GameOver | ApiError::Conflict => {
-                StatusCode::CONFLICT
-            }
+            ApiError::NotYourTurn(_)
+            | ApiError::GameOver
+            | ApiError::NotStarted(_)
+            | ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::PreconditionFailed(_) => StatusCode::PRECONDITION_FAILED,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
@@ -175,32 +176,72 @@ impl ResponseError for ApiError {
     }
 }
 
-impl From<RuleError> for ApiError {
-    fn from(err: RuleError) -> Self {
+impl From<ServiceError> for ApiError {
+    fn from(err: ServiceError) -> Self {
         match err {
-            RuleError::Illegal(msg) => ApiError::IllegalMove(msg),
-            RuleError::InvalidOptions(msg) => ApiError::Unprocessable(msg),
-            err @ RuleError::NotYourTurn { .. } => ApiError::NotYourTurn(err.to_string()),
-            RuleError::GameOver => ApiError::GameOver,
-            RuleError::Unsupported(msg) => ApiError::IllegalMove(msg),
+            ServiceError::BadInput(msg) => ApiError::BadRequest(msg),
+            ServiceError::Invalid(msg) => ApiError::Unprocessable(msg),
+            ServiceError::IllegalMove(msg) => ApiError::IllegalMove(msg),
+            ServiceError::Unauthenticated(msg) => ApiError::Unauthorized(msg),
+            ServiceError::Forbidden(msg) => ApiError::Forbidden(msg),
+            ServiceError::NotFound(msg) => ApiError::NotFound(msg),
+            ServiceError::NotYourTurn(msg) => ApiError::NotYourTurn(msg),
+            ServiceError::GameOver => ApiError::GameOver,
+            err @ ServiceError::NotStarted => ApiError::NotStarted(err.to_string()),
+            ServiceError::Conflict(msg) => ApiError::Conflict(msg),
+            ServiceError::PreconditionFailed(msg) => ApiError::PreconditionFailed(msg),
+            ServiceError::Unavailable {
+                message,
+                retry_after,
+            } => ApiError::Unavailable {
+                message,
+                retry_after,
+            },
+            ServiceError::Internal(cause) => ApiError::Internal(cause),
         }
     }
 }
 
-impl From<StoreError> for ApiError {
-    fn from(err: StoreError) -> Self {
-        match err {
-            StoreError::Conflict => ApiError::Conflict,
-            StoreError::Unavailable(cause) => {
-                tracing::warn!(%cause, "database unavailable");
-                ApiError::Unavailable {
-                    message: "the database is unavailable; retry shortly".into(),
-                    retry_after: 1,
-                }
-            }
-            other => ApiError::Internal(other.to_string()),
-        }
+/// serde's words, in a client's: no Rust type names (`u64`, `i64`, `usize` …), and never more
+/// than a line of what the client sent.
+pub fn client_words(serde_message: &str) -> String {
+    let mut text = serde_message.to_owned();
+    for (rust, plain) in [
+        ("u8", "a small whole number"),
+        ("u16", "a whole number"),
+        ("u32", "a whole number"),
+        ("u64", "a whole number"),
+        ("usize", "a whole number"),
+        ("i8", "a small whole number"),
+        ("i32", "a whole number"),
+        ("i64", "a whole number"),
+        ("f32", "a number"),
+        ("f64", "a number"),
+        ("a string", "text"),
+        ("struct ", ""),
+        ("enum ", ""),
+    ] {
+        text = replace_word(&text, rust, plain);
     }
+    text
+}
+
+/// Replaces `word` where it stands alone (not inside another word).
+fn replace_word(text: &str, word: &str, by: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(word) {
+        let before = rest[..at].chars().next_back();
+        let after = rest[at + word.len()..].chars().next();
+        let alone = !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            || word.ends_with(' ');
+        out.push_str(&rest[..at]);
+        out.push_str(if alone { by } else { word });
+        rest = &rest[at + word.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Maps actix's JSON extractor failures: too large → 413, anything else → 400 with serde's words.
@@ -210,19 +251,29 @@ pub fn json_error(err: actix_web::error::JsonPayloadError, limit: usize) -> acti
         JsonPayloadError::Overflow { .. } | JsonPayloadError::OverflowKnownLength { .. } => {
             ApiError::PayloadTooLarge(limit).into()
         }
-        JsonPayloadError::Deserialize(e) => {
-            ApiError::BadRequest(format!("invalid JSON body: {e}")).into()
+        JsonPayloadError::Deserialize(e) => ApiError::BadRequest(format!(
+            "invalid JSON body: {}",
+            client_words(&e.to_string())
+        ))
+        .into(),
+        JsonPayloadError::ContentType => {
+            ApiError::BadRequest("the body must be JSON (`Content-Type: application/json`)".into())
+                .into()
         }
-        other => ApiError::BadRequest(format!("invalid request body: {other}")).into(),
+        _ => ApiError::BadRequest("the request body could not be read as JSON".into()).into(),
     }
 }
 
 /// Maps query-string failures to 400.
 pub fn query_error(err: actix_web::error::QueryPayloadError) -> actix_web::Error {
-    ApiError::BadRequest(format!("invalid query string: {err}")).into()
+    let detail = match err {
+        actix_web::error::QueryPayloadError::Deserialize(e) => client_words(&e.to_string()),
+        _ => "it could not be read".into(),
+    };
+    ApiError::BadRequest(format!("invalid query string: {detail}")).into()
 }
 
-/// Maps path failures (e.g. a malformed id) to 404: the resource cannot exist.
-pub fn path_error(err: actix_web::error::PathError) -> actix_web::Error {
-    ApiError::NotFound(format!("no such resource: {err}")).into()
+/// Maps path failures (a malformed id) to 404: the resource cannot exist.
+pub fn path_error(_: actix_web::error::PathError) -> actix_web::Error {
+    ApiError::NotFound("no such resource: the id in the path is not a valid UUID".into()).into()
 }

@@ -1,32 +1,102 @@
-//! `GET /v1/games`: every game, newest first, cursor-paginated.
+//! `GET /v1/games`: every game, newest first, cursor-paginated; and the game-name parameters
+//! whose allowed values come from the registry.
+
+use std::marker::PhantomData;
 
 use actix_web::{web, HttpResponse};
-use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
-use uuid::Uuid;
+use serde::{Deserialize, Deserializer};
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+use utoipa::IntoParams;
 
-use super::error::{ApiError, Problem};
+use super::error::ApiError;
+use super::problems::{BadRequest, Unavailable, Unprocessable};
 use crate::app::AppState;
-use crate::games::GameResult;
-use crate::service::resource::{seat_views, SeatView};
-use crate::store::GameFilter;
+use crate::games::registry::{turn_games, GameInfo};
+use crate::games::GameStatus;
+use crate::service::listing::{self, GamePage, ListRequest};
 
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum GameKind {
-    Gomoku,
-    Go,
-    Uno,
+/// Which games a name parameter accepts.
+pub trait GameSet {
+    fn accepts(game: &GameInfo) -> bool;
+    fn what() -> &'static str;
 }
 
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum GameStatus {
-    Waiting,
-    Active,
-    Finished,
-    Aborted,
+/// Every turn-based game.
+#[derive(Debug)]
+pub struct AnyGame;
+impl GameSet for AnyGame {
+    fn accepts(_: &GameInfo) -> bool {
+        true
+    }
+    fn what() -> &'static str {
+        "game"
+    }
+}
+
+/// Games that keep scores.
+#[derive(Debug)]
+pub struct ScoredGame;
+impl GameSet for ScoredGame {
+    fn accepts(game: &GameInfo) -> bool {
+        game.scored
+    }
+    fn what() -> &'static str {
+        "game with scores"
+    }
+}
+
+/// A game's name as a query parameter: one of the registry's games (of the set `S`).
+#[derive(Debug)]
+pub struct GameName<S>(pub &'static str, PhantomData<S>);
+
+impl<S: GameSet> GameName<S> {
+    fn names() -> Vec<&'static str> {
+        turn_games()
+            .into_iter()
+            .filter(S::accepts)
+            .map(|g| g.name)
+            .collect()
+    }
+
+    /// The set's first game (the default where one is needed).
+    pub fn first() -> Self {
+        GameName(Self::names()[0], PhantomData)
+    }
+}
+
+impl<'de, S: GameSet> Deserialize<'de> for GameName<S> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let word = String::deserialize(d)?;
+        let names = Self::names();
+        names
+            .iter()
+            .find(|n| **n == word)
+            .map(|n| GameName(n, PhantomData))
+            .ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "unknown {} {:?}; expected one of: {}",
+                    S::what(),
+                    word.chars().take(40).collect::<String>(),
+                    names.join(", ")
+                ))
+            })
+    }
+}
+
+/// The parameter's schema: a string, one of the set's game names.
+fn names_schema<S: GameSet>() -> Schema {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(GameName::<S>::names()))
+        .into()
+}
+
+pub fn any_game_schema() -> Schema {
+    names_schema::<AnyGame>()
+}
+
+pub fn scored_game_schema() -> Schema {
+    names_schema::<ScoredGame>()
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -34,8 +104,8 @@ pub enum GameStatus {
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// Only this game.
-    #[param(inline)]
-    pub game: Option<GameKind>,
+    #[param(schema_with = any_game_schema)]
+    pub game: Option<GameName<AnyGame>>,
     /// Only games in this status.
     #[param(inline)]
     pub status: Option<GameStatus>,
@@ -48,85 +118,32 @@ pub struct ListQuery {
     pub cursor: Option<String>,
 }
 
-/// A listed game: the resource without its state.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct GameSummary {
-    pub id: Uuid,
-    pub game: String,
-    pub status: String,
-    pub version: i64,
-    pub created_at: DateTime<Utc>,
-    pub updated_at: DateTime<Utc>,
-    pub seats: Vec<SeatView>,
-    pub turn: Option<usize>,
-    pub result: Option<GameResult>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct GamePage {
-    pub items: Vec<GameSummary>,
-    /// Pass as `cursor` for the next page; null on the last one.
-    pub next_cursor: Option<String>,
-}
-
 /// Lists games, newest first.
 #[utoipa::path(get, path = "/v1/games", tag = "games", params(ListQuery), responses(
     (status = 200, body = GamePage),
-    (status = 400, description = "Unknown game or status, bad cursor", body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "limit out of range", body = Problem, content_type = "application/problem+json"),
-    (status = 503, description = "Database unavailable", body = Problem, content_type = "application/problem+json"),
+    (status = 400, response = BadRequest),
+    (status = 422, response = Unprocessable),
+    (status = 503, response = Unavailable),
 ))]
 pub async fn list(
     app: web::Data<AppState>,
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let limit = super::page_limit(query.limit, 20)?;
-    let before = query
-        .cursor
-        .as_deref()
-        .filter(|c| !c.is_empty())
-        .map(|c| Uuid::parse_str(c).map_err(|_| ApiError::BadRequest(format!("bad cursor {c:?}"))))
-        .transpose()?;
-    let filter = GameFilter {
-        game: query.game.map(|g| json_word(&g)),
-        status: query.status.map(|s| json_word(&s)),
-        player: query.player.clone(),
-        before,
-        // One more than asked tells whether another page exists.
-        limit: limit + 1,
-    };
-    let mut rows = app.store.list_games(&filter).await?;
-    let next_cursor = if rows.len() as i64 > limit {
-        rows.truncate(limit as usize);
-        rows.last().map(|r| r.row.id.to_string())
-    } else {
-        None
-    };
-    let items = rows
-        .into_iter()
-        .map(|r| GameSummary {
-            id: r.row.id,
-            game: r.row.game,
-            status: r.row.status,
-            version: r.row.version,
-            created_at: r.row.created_at,
-            updated_at: r.row.updated_at,
-            seats: seat_views(&r.seats),
-            turn: r.row.turn.map(|t| t as usize),
-            result: r.row.result.and_then(|j| serde_json::from_value(j.0).ok()),
-        })
-        .collect();
-    Ok(HttpResponse::Ok().json(GamePage { items, next_cursor }))
-}
-
-/// The snake_case word serde gives a unit enum variant.
-fn json_word<T: Serialize>(value: &T) -> String {
-    serde_json::to_value(value)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
+    let query = query.into_inner();
+    let page = listing::list(
+        &app,
+        ListRequest {
+            game: query.game.map(|g| g.0),
+            status: query.status,
+            player: query.player,
+            cursor: query.cursor,
+            limit: super::page_limit(query.limit, 20)?,
+        },
+    )
+    .await?;
+    Ok(HttpResponse::Ok().json(page))
 }
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(super::resource("/v1/games", "GET").route(web::get().to(list)));
+    cfg.service(super::resource("/v1/games", "GET, HEAD").route(super::get_or_head().to(list)));
 }

@@ -45,3 +45,33 @@ pub async fn catch_panics(
         }
     }
 }
+
+/// Every error a client sees is problem+json: answers that some part below us built bare (a
+/// missing file under `/docs/`, for one) get a problem body with their status.
+pub async fn problems_everywhere(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let response = next.call(req).await?;
+    let status = response.status();
+    let is_problem = response
+        .headers()
+        .get(actix_web::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/problem+json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_problem {
+        return Ok(response.map_into_boxed_body());
+    }
+    let error = match status.as_u16() {
+        404 => ApiError::NotFound(
+            "no such route or file; the API is described at /openapi.json and /docs/".into(),
+        ),
+        405 => ApiError::MethodNotAllowed("GET"),
+        400 => ApiError::BadRequest("the request could not be understood".into()),
+        _ => ApiError::Internal(format!("bare {status} from below the API")),
+    };
+    let (req, _) = response.into_parts();
+    let mut problem = actix_web::ResponseError::error_response(&error);
+    *problem.status_mut() = status;
+    Ok(ServiceResponse::new(req, problem))
+}

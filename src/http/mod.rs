@@ -5,13 +5,13 @@ pub mod auth;
 pub mod conditional;
 pub mod error;
 pub mod games;
-pub mod gomoku;
 pub mod limits;
 pub mod middleware;
 pub mod openapi;
 pub mod ops;
 pub mod players;
 pub mod poker;
+pub mod problems;
 pub mod turns;
 
 use actix_web::{web, HttpResponse};
@@ -33,7 +33,7 @@ pub fn configure(cfg: &mut web::ServiceConfig, body_limit: usize) {
     .configure(ops::configure)
     .configure(games::configure)
     .configure(players::configure)
-    .configure(gomoku::configure)
+    .configure(turns::configure)
     .configure(poker::configure)
     .default_service(web::to(ops::no_route));
 }
@@ -45,6 +45,17 @@ pub fn resource(path: &str, allow: &'static str) -> actix_web::Resource {
     }))
 }
 
+/// A route for GET that answers HEAD the same way (actix sends no body for HEAD).
+pub fn get_or_head() -> actix_web::Route {
+    web::route().guard(actix_web::guard::Any(actix_web::guard::Get()).or(actix_web::guard::Head()))
+}
+
+/// The query of a route that takes no parameters: any parameter is a 400, as on every route
+/// (an unknown parameter is a client's mistake worth telling, never silently ignored).
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoParams {}
+
 /// A body that may be left out: empty or `null` means all defaults, so
 /// `curl -X POST …/ai-move` just works.
 pub fn optional_json<T: serde::de::DeserializeOwned + Default>(body: &[u8]) -> Result<T, ApiError> {
@@ -53,7 +64,12 @@ pub fn optional_json<T: serde::de::DeserializeOwned + Default>(body: &[u8]) -> R
     }
     serde_json::from_slice::<Option<Object<T>>>(body)
         .map(|o| o.map(|o| o.0).unwrap_or_default())
-        .map_err(|e| ApiError::BadRequest(format!("invalid JSON body: {e}")))
+        .map_err(|e| {
+            ApiError::BadRequest(format!(
+                "invalid JSON body: {}",
+                error::client_words(&e.to_string())
+            ))
+        })
 }
 
 /// A request body that must be a JSON object. serde would also build a struct from an array of

@@ -4,7 +4,7 @@
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::{games, gomoku, ops, players, poker};
+use super::{games, ops, players, poker, problems, turns};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -17,13 +17,13 @@ use super::{games, gomoku, ops, players, poker};
         license(name = "MIT")
     ),
     paths(
-        ops::health, ops::ready, ops::metrics, games::list, players::get, players::leaderboard,
+        ops::index, ops::health, ops::ready, ops::metrics, games::list, players::get, players::leaderboard,
         poker::deal, poker::compare, poker::evaluate, poker::create_deck, poker::get_deck,
         poker::draw, poker::undo, poker::reselect, poker::shuffle,
     ),
+    components(schemas(super::error::Problem)),
     modifiers(&SeatToken),
     tags(
-        (name = "gomoku", description = "Gomoku (five in a row), with persistent player scores"),
         (name = "poker", description = "Poker with five jokers: deal, compare, evaluate and deck sessions"),
         (name = "games", description = "Every game, listed"),
         (name = "players", description = "Player scores and the leaderboard"),
@@ -47,7 +47,8 @@ impl Modify for SeatToken {
 /// The whole document.
 pub fn document() -> utoipa::openapi::OpenApi {
     let mut doc = ApiDoc::openapi();
-    doc.merge(gomoku::Api::openapi());
+    problems::add_components(&mut doc);
+    turns::docs::add_turn_games(&mut doc);
     doc
 }
 

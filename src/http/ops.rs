@@ -6,7 +6,8 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_swagger_ui::SwaggerUi;
 
-use super::error::{ApiError, Problem};
+use super::error::ApiError;
+use super::problems::Unavailable;
 use crate::app::AppState;
 
 #[derive(Serialize, ToSchema)]
@@ -17,19 +18,22 @@ pub struct Health {
 
 /// 200 while the process lives.
 #[utoipa::path(get, path = "/health", tag = "ops", responses((status = 200, body = Health)))]
-pub async fn health() -> HttpResponse {
+pub async fn health(_: web::Query<super::NoParams>) -> HttpResponse {
     HttpResponse::Ok().json(Health { status: "ok" })
 }
 
 /// 200 when the database answers, else 503.
 #[utoipa::path(get, path = "/ready", tag = "ops", responses(
     (status = 200, body = Health),
-    (status = 503, description = "Database unavailable", body = Problem, content_type = "application/problem+json"),
+    (status = 503, response = Unavailable),
 ))]
-pub async fn ready(app: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+pub async fn ready(
+    app: web::Data<AppState>,
+    _: web::Query<super::NoParams>,
+) -> Result<HttpResponse, ApiError> {
     // A probe wants an answer within its own timeout (Kubernetes' default is 1 s), not after the
     // pool's 3 s acquire timeout: a database that is slower than this is not ready.
-    tokio::time::timeout(READY_TIMEOUT, app.store.ping())
+    tokio::time::timeout(READY_TIMEOUT, app.ping())
         .await
         .map_err(|_| ApiError::Unavailable {
             message: format!(
@@ -47,7 +51,10 @@ const READY_TIMEOUT: std::time::Duration = std::time::Duration::from_millis(800)
 #[utoipa::path(get, path = "/metrics", tag = "ops", responses(
     (status = 200, description = "Prometheus exposition format", body = String, content_type = "text/plain"),
 ))]
-pub async fn metrics(app: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+pub async fn metrics(
+    app: web::Data<AppState>,
+    _: web::Query<super::NoParams>,
+) -> Result<HttpResponse, ApiError> {
     let mut buffer = Vec::new();
     prometheus::TextEncoder::new()
         .encode(&app.metrics.registry.gather(), &mut buffer)
@@ -64,10 +71,35 @@ pub async fn no_route() -> Result<HttpResponse, ApiError> {
     ))
 }
 
+/// The root: where to go from here.
+#[derive(Serialize, ToSchema)]
+pub struct Index {
+    #[schema(example = "Parlor")]
+    pub name: &'static str,
+    /// Swagger UI.
+    #[schema(example = "/docs/")]
+    pub docs: &'static str,
+    /// The OpenAPI document.
+    #[schema(example = "/openapi.json")]
+    pub openapi: &'static str,
+}
+
+/// Points to the documentation (Swagger UI at `/docs/`, the OpenAPI document at `/openapi.json`).
+#[utoipa::path(get, path = "/", tag = "ops", responses((status = 200, body = Index)))]
+pub async fn index(_: web::Query<super::NoParams>) -> HttpResponse {
+    HttpResponse::Ok().json(Index {
+        name: "Parlor",
+        docs: "/docs/",
+        openapi: "/openapi.json",
+    })
+}
+
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(super::resource("/health", "GET").route(web::get().to(health)))
-        .service(super::resource("/ready", "GET").route(web::get().to(ready)))
-        .service(super::resource("/metrics", "GET").route(web::get().to(metrics)))
+    use super::get_or_head;
+    cfg.service(super::resource("/", "GET, HEAD").route(get_or_head().to(index)))
+        .service(super::resource("/health", "GET, HEAD").route(get_or_head().to(health)))
+        .service(super::resource("/ready", "GET, HEAD").route(get_or_head().to(ready)))
+        .service(super::resource("/metrics", "GET, HEAD").route(get_or_head().to(metrics)))
         .route(
             "/docs",
             web::get().to(|| async {

@@ -6,12 +6,16 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::conditional::{self, IfMatch};
-use super::error::{ApiError, Problem};
+use super::error::ApiError;
+use super::problems::{
+    BadRequest, Conflict, NotFound, PayloadTooLarge, PreconditionFailed, Unavailable, Unprocessable,
+};
 use super::Object;
 use crate::app::AppState;
 use crate::games::poker::{
     self, Card, Eval, PokerError, Showdown, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS,
 };
+use crate::seed::Seed;
 use crate::service::decks::{self, DeckAction, DeckChange, DeckView};
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -22,14 +26,12 @@ pub struct DealRequest {
     #[schema(minimum = 2, maximum = 11)]
     pub players: i64,
     /// Makes the deal reproducible; random when absent (and returned either way).
-    #[schema(format = "uint64")]
-    pub seed: Option<u64>,
+    pub seed: Option<Seed>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct DealResult {
-    #[schema(format = "uint64")]
-    pub seed: u64,
+    pub seed: Seed,
     #[serde(flatten)]
     pub showdown: Showdown,
 }
@@ -57,8 +59,7 @@ pub struct EvaluateRequest {
 #[schema(example = json!({"seed": 7}))]
 pub struct NewDeckRequest {
     /// Makes the shuffle reproducible; random when absent.
-    #[schema(format = "uint64")]
-    pub seed: Option<u64>,
+    pub seed: Option<Seed>,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -85,11 +86,14 @@ fn invalid(err: PokerError) -> ApiError {
 /// Deals five cards to each player from a seeded shuffle and ranks the hands.
 #[utoipa::path(post, path = "/v1/poker/deal", tag = "poker", request_body = DealRequest, responses(
     (status = 200, body = DealResult),
-    (status = 400, description = "Not JSON, wrong types", body = Problem, content_type = "application/problem+json"),
-    (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "players out of range", body = Problem, content_type = "application/problem+json"),
+    (status = 400, response = BadRequest),
+    (status = 413, response = PayloadTooLarge),
+    (status = 422, response = Unprocessable),
 ))]
-pub async fn deal(body: web::Json<Object<DealRequest>>) -> Result<HttpResponse, ApiError> {
+pub async fn deal(
+    _: web::Query<super::NoParams>,
+    body: web::Json<Object<DealRequest>>,
+) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner().0;
     let players = usize::try_from(body.players)
         .ok()
@@ -100,10 +104,10 @@ pub async fn deal(body: web::Json<Object<DealRequest>>) -> Result<HttpResponse, 
                 body.players
             ))
         })?;
-    let seed = body.seed.unwrap_or_else(rand::random);
+    let seed = body.seed.map_or_else(rand::random, |s| s.0);
     let hands = poker::deal(players, seed).map_err(invalid)?;
     Ok(HttpResponse::Ok().json(DealResult {
-        seed,
+        seed: Seed(seed),
         showdown: poker::showdown(&hands),
     }))
 }
@@ -111,11 +115,14 @@ pub async fn deal(body: web::Json<Object<DealRequest>>) -> Result<HttpResponse, 
 /// Ranks the given hands; ties share the win.
 #[utoipa::path(post, path = "/v1/poker/compare", tag = "poker", request_body = CompareRequest, responses(
     (status = 200, body = Showdown),
-    (status = 400, description = "Not JSON, bad card code", body = Problem, content_type = "application/problem+json"),
-    (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "Hand count, hand size, a card twice, six jokers", body = Problem, content_type = "application/problem+json"),
+    (status = 400, response = BadRequest),
+    (status = 413, response = PayloadTooLarge),
+    (status = 422, response = Unprocessable),
 ))]
-pub async fn compare(body: web::Json<Object<CompareRequest>>) -> Result<HttpResponse, ApiError> {
+pub async fn compare(
+    _: web::Query<super::NoParams>,
+    body: web::Json<Object<CompareRequest>>,
+) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner().0;
     let hands = body
         .hands
@@ -130,11 +137,14 @@ pub async fn compare(body: web::Json<Object<CompareRequest>>) -> Result<HttpResp
 /// One hand: its category, its best interpretation and its strength.
 #[utoipa::path(post, path = "/v1/poker/evaluate", tag = "poker", request_body = EvaluateRequest, responses(
     (status = 200, body = Eval),
-    (status = 400, description = "Not JSON, bad card code", body = Problem, content_type = "application/problem+json"),
-    (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "Not five cards, or a card twice", body = Problem, content_type = "application/problem+json"),
+    (status = 400, response = BadRequest),
+    (status = 413, response = PayloadTooLarge),
+    (status = 422, response = Unprocessable),
 ))]
-pub async fn evaluate(body: web::Json<Object<EvaluateRequest>>) -> Result<HttpResponse, ApiError> {
+pub async fn evaluate(
+    _: web::Query<super::NoParams>,
+    body: web::Json<Object<EvaluateRequest>>,
+) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner().0;
     let cards = hand(&body.cards, "cards")?;
     poker::validate_one_deck(&[cards]).map_err(invalid)?;
@@ -144,16 +154,17 @@ pub async fn evaluate(body: web::Json<Object<EvaluateRequest>>) -> Result<HttpRe
 /// A new deck session: 57 cards shuffled from the seed. The body may be empty.
 #[utoipa::path(post, path = "/v1/poker/decks", tag = "poker", request_body(content = Option<NewDeckRequest>), responses(
     (status = 201, body = DeckView, headers(("Location" = String), ("ETag" = String))),
-    (status = 400, description = "Not JSON, wrong types", body = Problem, content_type = "application/problem+json"),
-    (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
-    (status = 503, description = "Database unavailable", body = Problem, content_type = "application/problem+json"),
+    (status = 400, response = BadRequest),
+    (status = 413, response = PayloadTooLarge),
+    (status = 503, response = Unavailable),
 ))]
 pub async fn create_deck(
+    _: web::Query<super::NoParams>,
     app: web::Data<AppState>,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
     let request: NewDeckRequest = super::optional_json(&body)?;
-    let deck = decks::create(&app, request.seed).await?;
+    let deck = decks::create(&app, request.seed.map(|s| s.0)).await?;
     let location = format!("/v1/poker/decks/{}", deck.id);
     Ok(conditional::created(&location, deck.version, &deck))
 }
@@ -164,10 +175,11 @@ pub async fn create_deck(
     responses(
         (status = 200, body = DeckView, headers(("ETag" = String))),
         (status = 304, description = "Unchanged since the `If-None-Match` version"),
-        (status = 404, description = "No such deck", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "Database unavailable", body = Problem, content_type = "application/problem+json"),
+        (status = 404, response = NotFound),
+        (status = 503, response = Unavailable),
     ))]
 pub async fn get_deck(
+    _: web::Query<super::NoParams>,
     app: web::Data<AppState>,
     req: HttpRequest,
     id: web::Path<Uuid>,
@@ -177,7 +189,7 @@ pub async fn get_deck(
 }
 
 async fn change(
-    app: &AppState,
+    app: &crate::service::Services,
     id: Uuid,
     if_match: IfMatch,
     action: DeckAction,
@@ -195,15 +207,16 @@ async fn change(
     params(("id" = Uuid, Path, description = "Deck id")),
     responses(
         (status = 200, description = "`cards` were drawn", body = DeckChange, headers(("ETag" = String))),
-        (status = 400, description = "Not JSON, wrong types", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such deck", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Lost a race: retry", body = Problem, content_type = "application/problem+json"),
-        (status = 412, description = "`If-Match` version is stale", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "count out of range, or more than remain", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "Database unavailable", body = Problem, content_type = "application/problem+json"),
+        (status = 400, response = BadRequest),
+        (status = 404, response = NotFound),
+        (status = 409, response = Conflict),
+        (status = 412, response = PreconditionFailed),
+        (status = 413, response = PayloadTooLarge),
+        (status = 422, response = Unprocessable),
+        (status = 503, response = Unavailable),
     ))]
 pub async fn draw(
+    _: web::Query<super::NoParams>,
     app: web::Data<AppState>,
     id: web::Path<Uuid>,
     if_match: IfMatch,
@@ -218,13 +231,14 @@ pub async fn draw(
     params(("id" = Uuid, Path, description = "Deck id")),
     responses(
         (status = 200, description = "`returned` went back", body = DeckChange, headers(("ETag" = String))),
-        (status = 404, description = "No such deck", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Lost a race: retry", body = Problem, content_type = "application/problem+json"),
-        (status = 412, description = "`If-Match` version is stale", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Nothing drawn", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "Database unavailable", body = Problem, content_type = "application/problem+json"),
+        (status = 404, response = NotFound),
+        (status = 409, response = Conflict),
+        (status = 412, response = PreconditionFailed),
+        (status = 422, response = Unprocessable),
+        (status = 503, response = Unavailable),
     ))]
 pub async fn undo(
+    _: web::Query<super::NoParams>,
     app: web::Data<AppState>,
     id: web::Path<Uuid>,
     if_match: IfMatch,
@@ -237,13 +251,14 @@ pub async fn undo(
     params(("id" = Uuid, Path, description = "Deck id")),
     responses(
         (status = 200, description = "`returned` went back, `cards` holds the new card", body = DeckChange, headers(("ETag" = String))),
-        (status = 404, description = "No such deck", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Lost a race: retry", body = Problem, content_type = "application/problem+json"),
-        (status = 412, description = "`If-Match` version is stale", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Nothing drawn", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "Database unavailable", body = Problem, content_type = "application/problem+json"),
+        (status = 404, response = NotFound),
+        (status = 409, response = Conflict),
+        (status = 412, response = PreconditionFailed),
+        (status = 422, response = Unprocessable),
+        (status = 503, response = Unavailable),
     ))]
 pub async fn reselect(
+    _: web::Query<super::NoParams>,
     app: web::Data<AppState>,
     id: web::Path<Uuid>,
     if_match: IfMatch,
@@ -256,12 +271,13 @@ pub async fn reselect(
     params(("id" = Uuid, Path, description = "Deck id")),
     responses(
         (status = 200, description = "`returned` went back", body = DeckChange, headers(("ETag" = String))),
-        (status = 404, description = "No such deck", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Lost a race: retry", body = Problem, content_type = "application/problem+json"),
-        (status = 412, description = "`If-Match` version is stale", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "Database unavailable", body = Problem, content_type = "application/problem+json"),
+        (status = 404, response = NotFound),
+        (status = 409, response = Conflict),
+        (status = 412, response = PreconditionFailed),
+        (status = 503, response = Unavailable),
     ))]
 pub async fn shuffle(
+    _: web::Query<super::NoParams>,
     app: web::Data<AppState>,
     id: web::Path<Uuid>,
     if_match: IfMatch,
@@ -275,7 +291,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(resource("/v1/poker/compare", "POST").route(web::post().to(compare)))
         .service(resource("/v1/poker/evaluate", "POST").route(web::post().to(evaluate)))
         .service(resource("/v1/poker/decks", "POST").route(web::post().to(create_deck)))
-        .service(resource("/v1/poker/decks/{id}", "GET").route(web::get().to(get_deck)))
+        .service(
+            resource("/v1/poker/decks/{id}", "GET, HEAD").route(super::get_or_head().to(get_deck)),
+        )
         .service(resource("/v1/poker/decks/{id}/draw", "POST").route(web::post().to(draw)))
         .service(resource("/v1/poker/decks/{id}/undo", "POST").route(web::post().to(undo)))
         .service(resource("/v1/poker/decks/{id}/reselect", "POST").route(web::post().to(reselect)))

@@ -1,15 +1,13 @@
 //! Poker deck sessions: the same road as games (load → rules → compare-and-swap save), for a
 //! deck stored as JSON with a version.
 
-use chrono::Utc;
 use serde::Serialize;
 use sqlx::types::Json;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use crate::app::AppState;
+use super::{ServiceError, Services};
 use crate::games::poker::{Card, Deck, PokerError, DECK_SIZE};
-use crate::http::error::ApiError;
 use crate::store::DeckRecord;
 
 /// A deck session as clients see it: never the order of the remaining cards.
@@ -19,8 +17,7 @@ pub struct DeckView {
     /// +1 on every change; also the `ETag`.
     pub version: i64,
     /// The seed of the first shuffle: the same seed and the same calls give the same cards.
-    #[schema(format = "uint64")]
-    pub seed: u64,
+    pub seed: crate::seed::Seed,
     #[schema(example = 52)]
     pub remaining: usize,
     /// Cards drawn so far, in order.
@@ -51,13 +48,13 @@ pub enum DeckAction {
 impl DeckAction {
     /// A draw of 1 to 57 cards, as a client asked for it (whether that many remain is the deck's
     /// to say).
-    pub fn draw(count: i64) -> Result<Self, ApiError> {
+    pub fn draw(count: i64) -> Result<Self, ServiceError> {
         usize::try_from(count)
             .ok()
             .filter(|c| (1..=DECK_SIZE).contains(c))
             .map(DeckAction::Draw)
             .ok_or_else(|| {
-                ApiError::Unprocessable(format!("count must be 1 to {DECK_SIZE}, not {count}"))
+                ServiceError::Invalid(format!("count must be 1 to {DECK_SIZE}, not {count}"))
             })
     }
 }
@@ -66,15 +63,15 @@ fn view(record: &DeckRecord, deck: &Deck) -> DeckView {
     DeckView {
         id: record.id,
         version: record.version,
-        seed: deck.seed(),
+        seed: crate::seed::Seed(deck.seed()),
         remaining: deck.remaining(),
         drawn: deck.drawn().to_vec(),
     }
 }
 
-pub async fn create(app: &AppState, seed: Option<u64>) -> Result<DeckView, ApiError> {
+pub async fn create(svc: &Services, seed: Option<u64>) -> Result<DeckView, ServiceError> {
     let deck = Deck::new(seed.unwrap_or_else(rand::random));
-    let now = Utc::now();
+    let now = crate::store::now();
     let record = DeckRecord {
         id: Uuid::now_v7(),
         version: 0,
@@ -82,22 +79,22 @@ pub async fn create(app: &AppState, seed: Option<u64>) -> Result<DeckView, ApiEr
         created_at: now,
         updated_at: now,
     };
-    app.store.create_deck(&record).await?;
+    svc.store.create_deck(&record).await?;
     Ok(view(&record, &deck))
 }
 
-pub async fn get(app: &AppState, id: Uuid) -> Result<DeckView, ApiError> {
-    let (record, deck) = load(app, id).await?;
+pub async fn get(svc: &Services, id: Uuid) -> Result<DeckView, ServiceError> {
+    let (record, deck) = load(svc, id).await?;
     Ok(view(&record, &deck))
 }
 
 pub async fn change(
-    app: &AppState,
+    svc: &Services,
     id: Uuid,
     if_match: Option<i64>,
     action: DeckAction,
-) -> Result<DeckChange, ApiError> {
-    let (mut record, mut deck) = load(app, id).await?;
+) -> Result<DeckChange, ServiceError> {
+    let (mut record, mut deck) = load(svc, id).await?;
     super::turns::check_if_match("deck", record.version, if_match)?;
     let last = deck.drawn().last().copied();
     let (cards, returned) = match action {
@@ -115,8 +112,8 @@ pub async fn change(
     };
     let expected = record.version;
     record.state = Json(to_json(&deck)?);
-    record.updated_at = Utc::now();
-    app.store.save_deck(&record, expected).await?;
+    record.updated_at = crate::store::now();
+    svc.store.save_deck(&record, expected).await?;
     record.version += 1;
     Ok(DeckChange {
         cards,
@@ -126,21 +123,21 @@ pub async fn change(
 }
 
 /// A deck that cannot do what was asked (nothing drawn, not enough cards left).
-fn refused(err: PokerError) -> ApiError {
-    ApiError::IllegalMove(err.to_string())
+fn refused(err: PokerError) -> ServiceError {
+    ServiceError::IllegalMove(err.to_string())
 }
 
-fn to_json(deck: &Deck) -> Result<serde_json::Value, ApiError> {
-    serde_json::to_value(deck).map_err(|e| ApiError::Internal(format!("deck to JSON: {e}")))
+fn to_json(deck: &Deck) -> Result<serde_json::Value, ServiceError> {
+    serde_json::to_value(deck).map_err(|e| ServiceError::Internal(format!("deck to JSON: {e}")))
 }
 
-async fn load(app: &AppState, id: Uuid) -> Result<(DeckRecord, Deck), ApiError> {
-    let record = app
+async fn load(svc: &Services, id: Uuid) -> Result<(DeckRecord, Deck), ServiceError> {
+    let record = svc
         .store
         .load_deck(id)
         .await?
-        .ok_or_else(|| ApiError::not_found("deck"))?;
+        .ok_or_else(|| ServiceError::not_found("deck"))?;
     let deck = serde_json::from_value(record.state.0.clone())
-        .map_err(|e| ApiError::Internal(format!("stored deck {id} does not parse: {e}")))?;
+        .map_err(|e| ServiceError::Internal(format!("stored deck {id} does not parse: {e}")))?;
     Ok((record, deck))
 }

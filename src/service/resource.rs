@@ -1,35 +1,33 @@
-//! The game resource as clients see it (API.md), built from a stored record and the rules' view.
+//! The game resource as clients see it, built from a stored record and the rules' typed view.
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
-use serde_json::Value;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use crate::games::{AiLevel, GameResult, Seat, TurnGame};
+use super::{seats, ServiceError};
+use crate::games::{AiLevel, GameResult, GameStatus, Seat, SeatKind, SeatKindWord, TurnGame};
 use crate::store::{GameRow, SeatRow};
 
 /// A seat as clients see it (never its token).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SeatView {
     pub seat: usize,
+    /// The player's name; null for an open seat.
     pub name: Option<String>,
-    /// `human`, `ai` or `open`.
-    #[schema(example = "human")]
-    pub kind: String,
+    pub kind: SeatKindWord,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub level: Option<AiLevel>,
 }
 
-/// A turn-based game: Gomoku, Go or UNO.
+/// A turn-based game: Gomoku, Go or UNO. `state` is the game's own view (each game's schema is
+/// `<Game>Game` in the OpenAPI document).
 #[derive(Debug, Serialize, ToSchema)]
-pub struct GameResource {
+pub struct GameResource<V> {
     pub id: Uuid,
     #[schema(example = "gomoku")]
     pub game: String,
-    /// `waiting`, `active`, `finished` or `aborted`.
-    #[schema(example = "active")]
-    pub status: String,
+    pub status: GameStatus,
     /// +1 on every accepted change; also the `ETag`.
     pub version: i64,
     pub created_at: DateTime<Utc>,
@@ -38,33 +36,36 @@ pub struct GameResource {
     /// The seat to act; null when the game is not active.
     pub turn: Option<usize>,
     pub result: Option<GameResult>,
-    /// Game-specific state (see API.md), as the caller's seat may see it.
-    #[schema(value_type = Object)]
-    pub state: Value,
+    /// Game-specific state, as the caller's seat may see it.
+    pub state: V,
 }
 
-pub fn seat_views(seats: &[SeatRow]) -> Vec<SeatView> {
+pub fn seat_views(seats: &[SeatRow]) -> Result<Vec<SeatView>, ServiceError> {
     seats
         .iter()
-        .map(|s| SeatView {
-            seat: s.seat as usize,
-            name: s.name.clone(),
-            kind: s.kind.clone(),
-            level: match super::seats::kind_of(s) {
-                crate::games::SeatKind::Ai(level) => Some(level),
-                _ => None,
-            },
+        .map(|s| {
+            Ok(SeatView {
+                seat: s.seat as usize,
+                name: s.name.clone(),
+                kind: s.kind,
+                level: match seats::kind_of(s)? {
+                    SeatKind::Ai(level) => Some(level),
+                    _ => None,
+                },
+            })
         })
         .collect()
 }
 
-/// The status word for a game's rules state.
-pub fn status_of<G: TurnGame>(game: &G, seats: &[SeatRow]) -> &'static str {
+/// The status for a game's rules state.
+pub fn status_of<G: TurnGame>(game: &G, seats: &[SeatRow]) -> GameStatus {
     match game.result() {
-        Some(result) if result.reason == crate::games::EndReason::Aborted => "aborted",
-        Some(_) => "finished",
-        None if seats.iter().any(|s| s.kind == "open") || game.turn().is_none() => "waiting",
-        None => "active",
+        Some(result) if result.reason == crate::games::EndReason::ABORTED => GameStatus::Aborted,
+        Some(_) => GameStatus::Finished,
+        None if seats.iter().any(|s| s.kind == SeatKindWord::Open) || !game.started() => {
+            GameStatus::Waiting
+        }
+        None => GameStatus::Active,
     }
 }
 
@@ -73,17 +74,17 @@ pub fn render<G: TurnGame>(
     seats: &[SeatRow],
     game: &G,
     viewer: Option<Seat>,
-) -> GameResource {
-    GameResource {
+) -> Result<GameResource<G::View>, ServiceError> {
+    Ok(GameResource {
         id: row.id,
         game: row.game.clone(),
-        status: row.status.clone(),
+        status: row.status,
         version: row.version,
         created_at: row.created_at,
         updated_at: row.updated_at,
-        seats: seat_views(seats),
+        seats: seat_views(seats)?,
         turn: game.turn(),
         result: game.result(),
         state: game.view(viewer),
-    }
+    })
 }

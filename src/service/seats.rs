@@ -1,7 +1,7 @@
 //! Seats from the players a client names: parse, don't validate.
 
-use crate::games::{AiLevel, PlayerSpec, SeatKind};
-use crate::http::error::ApiError;
+use super::ServiceError;
+use crate::games::{PlayerSpec, SeatKind};
 use crate::store::SeatRow;
 
 /// A player's name: trimmed, 1–32 characters, no control characters.
@@ -11,17 +11,17 @@ pub struct PlayerName(String);
 impl PlayerName {
     pub const MAX_CHARS: usize = 32;
 
-    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+    pub fn parse(raw: &str) -> Result<Self, ServiceError> {
         let name = raw.trim();
         if name.is_empty() || name.chars().count() > Self::MAX_CHARS {
-            return Err(ApiError::Unprocessable(format!(
+            return Err(ServiceError::Invalid(format!(
                 "a player name has 1 to {} characters, not {:?}",
                 Self::MAX_CHARS,
                 raw
             )));
         }
         if name.chars().any(char::is_control) {
-            return Err(ApiError::Unprocessable(
+            return Err(ServiceError::Invalid(
                 "a player name may not contain control characters".into(),
             ));
         }
@@ -41,7 +41,7 @@ pub struct SeatPlan {
 }
 
 impl SeatPlan {
-    pub fn parse(index: usize, spec: &PlayerSpec, open_allowed: bool) -> Result<Self, ApiError> {
+    pub fn parse(index: usize, spec: &PlayerSpec) -> Result<Self, ServiceError> {
         let name = spec.name.as_deref().map(PlayerName::parse).transpose()?;
         let open = spec.open.unwrap_or(false);
         match (spec.ai, open, name) {
@@ -49,50 +49,36 @@ impl SeatPlan {
                 kind: SeatKind::Ai(level),
                 name: Some(name.unwrap_or_else(|| PlayerName("AI".into()))),
             }),
-            (None, true, None) if open_allowed => Ok(SeatPlan {
+            (None, true, None) => Ok(SeatPlan {
                 kind: SeatKind::Open,
                 name: None,
             }),
-            (None, true, None) => Err(ApiError::Unprocessable(format!(
-                "player {index}: this game has no open seats to join later"
-            ))),
             (None, false, Some(name)) => Ok(SeatPlan {
                 kind: SeatKind::Human,
                 name: Some(name),
             }),
-            _ => Err(ApiError::Unprocessable(format!(
+            _ => Err(ServiceError::Invalid(format!(
                 "player {index} must be exactly one of {{\"name\": …}}, {{\"ai\": level}} or {{\"open\": true}}"
             ))),
         }
     }
 }
 
-/// The kind of each stored seat, as the rules see it.
-pub fn kinds(seats: &[SeatRow]) -> Vec<SeatKind> {
+/// The kind of each stored seat, as the rules see it; a seat this build cannot read is an error.
+pub fn kinds(seats: &[SeatRow]) -> Result<Vec<SeatKind>, ServiceError> {
     seats.iter().map(kind_of).collect()
 }
 
-pub fn kind_of(seat: &SeatRow) -> SeatKind {
-    match (seat.kind.as_str(), seat.level.as_deref()) {
-        ("ai", Some("easy")) => SeatKind::Ai(AiLevel::Easy),
-        ("ai", Some("hard")) => SeatKind::Ai(AiLevel::Hard),
-        ("ai", _) => SeatKind::Ai(AiLevel::Normal),
-        ("open", _) => SeatKind::Open,
-        _ => SeatKind::Human,
-    }
-}
-
-pub fn kind_word(kind: SeatKind) -> &'static str {
-    match kind {
-        SeatKind::Human => "human",
-        SeatKind::Ai(_) => "ai",
-        SeatKind::Open => "open",
-    }
+pub fn kind_of(seat: &SeatRow) -> Result<SeatKind, ServiceError> {
+    seat.kind()
+        .map_err(|e| ServiceError::Internal(format!("stored seat {}: {e}", seat.seat)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::games::AiLevel;
 
     fn spec(name: Option<&str>, ai: Option<AiLevel>, open: Option<bool>) -> PlayerSpec {
         PlayerSpec {
@@ -114,14 +100,19 @@ mod tests {
 
     #[test]
     fn a_seat_is_exactly_one_kind() {
-        let human = SeatPlan::parse(0, &spec(Some("bob"), None, None), false).unwrap();
+        let human = SeatPlan::parse(0, &spec(Some("bob"), None, None)).unwrap();
         assert_eq!(human.kind, SeatKind::Human);
-        let ai = SeatPlan::parse(1, &spec(None, Some(AiLevel::Hard), None), false).unwrap();
+        let ai = SeatPlan::parse(1, &spec(None, Some(AiLevel::Hard), None)).unwrap();
         assert_eq!(ai.kind, SeatKind::Ai(AiLevel::Hard));
         assert_eq!(ai.name.unwrap().as_str(), "AI");
-        assert!(SeatPlan::parse(0, &spec(None, None, None), false).is_err());
-        assert!(SeatPlan::parse(0, &spec(None, None, Some(true)), false).is_err());
-        assert!(SeatPlan::parse(0, &spec(None, None, Some(true)), true).is_ok());
-        assert!(SeatPlan::parse(0, &spec(Some("x"), None, Some(true)), true).is_err());
+        assert!(SeatPlan::parse(0, &spec(None, None, None)).is_err());
+        assert!(SeatPlan::parse(0, &spec(None, None, Some(false))).is_err());
+        assert_eq!(
+            SeatPlan::parse(0, &spec(None, None, Some(true)))
+                .unwrap()
+                .kind,
+            SeatKind::Open
+        );
+        assert!(SeatPlan::parse(0, &spec(Some("x"), None, Some(true))).is_err());
     }
 }

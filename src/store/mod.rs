@@ -27,6 +27,9 @@ pub enum StoreError {
     Unavailable(String),
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
+    /// A row holds a value this build does not understand (an unknown seat kind or status).
+    #[error("corrupt row: {0}")]
+    Corrupt(String),
 }
 
 impl StoreError {
@@ -60,6 +63,13 @@ impl StoreError {
 
 pub type StoreResult<T> = Result<T, StoreError>;
 
+/// The current time at the precision both databases keep (microseconds), so that what a change
+/// answers and what a later read returns are the same instant.
+pub fn now() -> chrono::DateTime<chrono::Utc> {
+    use chrono::SubsecRound;
+    chrono::Utc::now().trunc_subsecs(6)
+}
+
 /// Everything Parlor keeps. Implementations must make [`GameStore::commit`] atomic.
 #[async_trait]
 pub trait GameStore: Send + Sync + 'static {
@@ -72,7 +82,8 @@ pub trait GameStore: Send + Sync + 'static {
     /// One accepted change: compare-and-swap on `expected_version`, log entry, seat and score
     /// changes, all or nothing. A stale version is [`StoreError::Conflict`].
     async fn commit(&self, change: &Commit) -> StoreResult<()>;
-    async fn move_log(&self, id: Uuid) -> StoreResult<Vec<LogEntry>>;
+    /// Log entries with `seq > after`, oldest first, at most `limit`.
+    async fn move_log(&self, id: Uuid, after: i64, limit: i64) -> StoreResult<Vec<LogEntry>>;
     async fn list_games(&self, filter: &GameFilter) -> StoreResult<Vec<GameRecord>>;
     /// Whether any seat of any game holds this token hash.
     async fn token_known(&self, token_hash: &[u8]) -> StoreResult<bool>;

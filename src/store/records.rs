@@ -5,22 +5,39 @@ use serde_json::Value;
 use sqlx::types::Json;
 use uuid::Uuid;
 
+use crate::games::{AiLevel, GameStatus, SeatKind, SeatKindWord, UnknownWord};
+
 /// A seat as stored: who sits there and, for a human, the hash of its token.
 #[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
 pub struct SeatRow {
     pub seat: i32,
     pub name: Option<String>,
-    /// `human`, `ai` or `open`.
-    pub kind: String,
+    #[sqlx(try_from = "String")]
+    pub kind: SeatKindWord,
+    /// The AI level of an `ai` seat.
     pub level: Option<String>,
     pub token_hash: Option<Vec<u8>>,
+}
+
+impl SeatRow {
+    /// The seat's kind as the rules see it; an `ai` seat without a known level is corrupt.
+    pub fn kind(&self) -> Result<SeatKind, UnknownWord> {
+        match self.kind {
+            SeatKindWord::Human => Ok(SeatKind::Human),
+            SeatKindWord::Open => Ok(SeatKind::Open),
+            SeatKindWord::Ai => {
+                let level = self.level.as_deref().unwrap_or_default();
+                level.parse::<AiLevel>().map(SeatKind::Ai)
+            }
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
 pub struct NewGame {
     pub id: Uuid,
     pub game: String,
-    pub status: String,
+    pub status: GameStatus,
     pub turn: Option<i32>,
     pub state: Value,
     pub seats: Vec<SeatRow>,
@@ -33,7 +50,8 @@ pub struct NewGame {
 pub struct GameRow {
     pub id: Uuid,
     pub game: String,
-    pub status: String,
+    #[sqlx(try_from = "String")]
+    pub status: GameStatus,
     pub version: i64,
     pub turn: Option<i32>,
     pub state: Json<Value>,
@@ -65,7 +83,7 @@ pub struct Commit {
     pub game_id: Uuid,
     pub game: String,
     pub expected_version: i64,
-    pub status: String,
+    pub status: GameStatus,
     pub turn: Option<i32>,
     pub state: Value,
     pub result: Option<Value>,
@@ -90,7 +108,7 @@ pub struct LogEntry {
 #[derive(Clone, Debug, Default)]
 pub struct GameFilter {
     pub game: Option<String>,
-    pub status: Option<String>,
+    pub status: Option<GameStatus>,
     pub player: Option<String>,
     /// Only games with an id below this one (the cursor: ids are time-ordered UUIDv7).
     pub before: Option<Uuid>,
@@ -119,3 +137,11 @@ pub struct DeckRecord {
 
 /// Every named player starts here (seed 001).
 pub const INITIAL_SCORE: i64 = 1000;
+
+/// A seat with its game's id, as the listing reads every listed game's seats at once.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct ListedSeat {
+    pub game_id: Uuid,
+    #[sqlx(flatten)]
+    pub seat: SeatRow,
+}

@@ -24,7 +24,7 @@ macro_rules! impl_sql_store {
                 )
                 .bind(game.id)
                 .bind(&game.game)
-                .bind(&game.status)
+                .bind(game.status.as_str())
                 .bind(game.turn)
                 .bind(Json(&game.state))
                 .bind(game.at)
@@ -39,7 +39,7 @@ macro_rules! impl_sql_store {
                     .bind(game.id)
                     .bind(seat.seat)
                     .bind(&seat.name)
-                    .bind(&seat.kind)
+                    .bind(seat.kind.as_str())
                     .bind(&seat.level)
                     .bind(&seat.token_hash)
                     .execute(&mut *tx)
@@ -89,7 +89,7 @@ macro_rules! impl_sql_store {
                     "UPDATE games SET status = $1, turn = $2, state = $3, result = $4, updated_at = $5, \
                      version = version + 1 WHERE id = $6 AND version = $7",
                 )
-                .bind(&change.status)
+                .bind(change.status.as_str())
                 .bind(change.turn)
                 .bind(Json(&change.state))
                 .bind(change.result.as_ref().map(Json))
@@ -117,7 +117,7 @@ macro_rules! impl_sql_store {
                          WHERE game_id = $5 AND seat = $6",
                     )
                     .bind(&seat.name)
-                    .bind(&seat.kind)
+                    .bind(seat.kind.as_str())
                     .bind(&seat.level)
                     .bind(&seat.token_hash)
                     .bind(change.game_id)
@@ -147,9 +147,13 @@ macro_rules! impl_sql_store {
                 tx.commit().await.map_err(StoreError::from_sqlx)
             }
 
-            async fn move_log(&self, id: Uuid) -> StoreResult<Vec<LogEntry>> {
-                sqlx::query_as("SELECT seq, seat, action, at FROM moves WHERE game_id = $1 ORDER BY seq")
+            async fn move_log(&self, id: Uuid, after: i64, limit: i64) -> StoreResult<Vec<LogEntry>> {
+                sqlx::query_as(
+                    "SELECT seq, seat, action, at FROM moves WHERE game_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+                )
                     .bind(id)
+                    .bind(after)
+                    .bind(limit)
                     .fetch_all(&self.pool)
                     .await
                     .map_err(StoreError::from_sqlx)
@@ -186,8 +190,8 @@ macro_rules! impl_sql_store {
                 if let Some(game) = &filter.game {
                     query = query.bind(game);
                 }
-                if let Some(status) = &filter.status {
-                    query = query.bind(status);
+                if let Some(status) = filter.status {
+                    query = query.bind(status.as_str());
                 }
                 if let Some(player) = &filter.player {
                     query = query.bind(player);
@@ -200,18 +204,32 @@ macro_rules! impl_sql_store {
                     .fetch_all(&self.pool)
                     .await
                     .map_err(StoreError::from_sqlx)?;
-                let mut listed = Vec::with_capacity(rows.len());
-                for row in rows {
-                    let seats: Vec<SeatRow> = sqlx::query_as(
-                        "SELECT seat, name, kind, level, token_hash FROM seats WHERE game_id = $1 ORDER BY seat",
-                    )
-                    .bind(row.id)
-                    .fetch_all(&self.pool)
-                    .await
-                    .map_err(StoreError::from_sqlx)?;
-                    listed.push(GameRecord { row, seats });
+                if rows.is_empty() {
+                    return Ok(Vec::new());
                 }
-                Ok(listed)
+                // Every listed game's seats in one query.
+                let list = (1..=rows.len()).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ");
+                let sql = format!(
+                    "SELECT game_id, seat, name, kind, level, token_hash FROM seats \
+                     WHERE game_id IN ({list}) ORDER BY game_id, seat"
+                );
+                let mut query = sqlx::query_as::<_, ListedSeat>(&sql);
+                for row in &rows {
+                    query = query.bind(row.id);
+                }
+                let seats = query.fetch_all(&self.pool).await.map_err(StoreError::from_sqlx)?;
+                let mut by_game: std::collections::HashMap<Uuid, Vec<SeatRow>> =
+                    std::collections::HashMap::with_capacity(rows.len());
+                for listed in seats {
+                    by_game.entry(listed.game_id).or_default().push(listed.seat);
+                }
+                Ok(rows
+                    .into_iter()
+                    .map(|row| {
+                        let seats = by_game.remove(&row.id).unwrap_or_default();
+                        GameRecord { row, seats }
+                    })
+                    .collect())
             }
 
             async fn token_known(&self, token_hash: &[u8]) -> StoreResult<bool> {

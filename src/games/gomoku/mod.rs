@@ -10,4 +10,6 @@ mod turn;
 pub use game::{Gomoku, GomokuError, Outcome};
 pub use point::{NotationError, Point};
 pub use rule::{Rule, Stone};
-pub use turn::{GomokuGame, GomokuMove, GomokuOptions, GomokuPlay};
+pub use turn::{
+    Color, GomokuEvent, GomokuGame, GomokuMove, GomokuOptions, GomokuPlay, GomokuView, FIVE_IN_ROW,
+};

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema,
 )]
 #[serde(rename_all = "snake_case")]
+#[schema(as = GomokuRule)]
 pub enum Rule {
     /// Five or more in a row wins (seed 001's check).
     #[default]

@@ -3,18 +3,20 @@
 use std::fmt;
 use std::ops::RangeInclusive;
 use std::str::FromStr;
-use std::time::Duration;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::{json, Value};
 use utoipa::ToSchema;
 
 use super::{ai, Gomoku, GomokuError, Point, Rule, Stone};
 use crate::games::{
-    AiChoice, AiLevel, EndReason, GameResult, PlayerSpec, RuleError, Seat, SeatKind, TurnGame,
+    AiBudget, AiChoice, AiLevel, EndReason, GameResult, PlayerSpec, RuleError, Seat, SeatKind,
+    TurnGame,
 };
+
+/// Gomoku's own reason for an ending.
+pub const FIVE_IN_ROW: EndReason = EndReason::named("five_in_row");
 
 /// Create body for a Gomoku game.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -84,12 +86,60 @@ pub struct GomokuMove {
     pub play: GomokuPlay,
 }
 
-/// A Gomoku game: the board and, if it came to that, who resigned.
+/// A Gomoku game: the board and, if it came to that, who resigned or that it was ended.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GomokuGame {
     board: Gomoku,
     #[serde(default)]
     resigned: Option<Seat>,
+    #[serde(default)]
+    aborted: bool,
+}
+
+/// A stone's colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = GomokuColor)]
+pub enum Color {
+    Black,
+    White,
+}
+
+/// The `state` of a Gomoku game. `board[0]` is the top row (row `size`), `board[size-1]` row 1.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(example = json!({"size": 15, "rule": "freestyle", "board": ["...............", "..............."], "moves": ["h8"], "next": "white", "winning_line": null}))]
+pub struct GomokuView {
+    pub size: u8,
+    pub rule: Rule,
+    /// Rows from the top: `X` black, `O` white, `.` empty.
+    pub board: Vec<String>,
+    /// Every move so far, in order.
+    pub moves: Vec<String>,
+    pub next: Color,
+    /// The five (or more) stones that won, once somebody has.
+    pub winning_line: Option<Vec<String>>,
+}
+
+/// What a Gomoku change caused.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum GomokuEvent {
+    /// A stone was placed.
+    Stone {
+        seat: usize,
+        color: Color,
+        at: String,
+    },
+    Resign {
+        seat: usize,
+    },
+    /// Moves were taken back, last first.
+    Undo {
+        taken_back: Vec<String>,
+    },
+    GameOver {
+        result: GameResult,
+    },
 }
 
 fn seat_of(stone: Stone) -> Seat {
@@ -99,7 +149,14 @@ fn seat_of(stone: Stone) -> Seat {
     }
 }
 
-fn color(stone: Stone) -> &'static str {
+fn color(stone: Stone) -> Color {
+    match stone {
+        Stone::Black => Color::Black,
+        Stone::White => Color::White,
+    }
+}
+
+fn color_word(stone: Stone) -> &'static str {
     match stone {
         Stone::Black => "black",
         Stone::White => "white",
@@ -111,7 +168,7 @@ impl GomokuGame {
         &self.board
     }
 
-    fn place(&mut self, seat: Seat, point: Point) -> Result<Vec<Value>, RuleError> {
+    fn place(&mut self, seat: Seat, point: Point) -> Result<Vec<GomokuEvent>, RuleError> {
         let expected = seat_of(self.board.next());
         if seat != expected {
             return Err(RuleError::NotYourTurn { seat, expected });
@@ -120,17 +177,24 @@ impl GomokuGame {
             GomokuError::GameOver => RuleError::GameOver,
             other => RuleError::Illegal(other.to_string()),
         })?;
-        Ok(vec![
-            json!({"type": "stone", "seat": seat, "color": color(self.board.stone_at(point).unwrap_or(Stone::Black)), "at": point.to_string()}),
-        ])
+        Ok(vec![GomokuEvent::Stone {
+            seat,
+            color: color(self.board.stone_at(point).unwrap_or(Stone::Black)),
+            at: point.to_string(),
+        }])
     }
 }
 
 impl TurnGame for GomokuGame {
     const NAME: &'static str = "gomoku";
+    const DESCRIPTION: &'static str =
+        "Gomoku (five in a row, seed 001), with persistent player scores";
     const SCORED: bool = true;
+    const UNDO: bool = true;
     type Options = GomokuOptions;
     type Move = GomokuMove;
+    type View = GomokuView;
+    type Event = GomokuEvent;
 
     fn seat_range() -> RangeInclusive<usize> {
         2..=2
@@ -155,6 +219,7 @@ impl TurnGame for GomokuGame {
         Ok(Self {
             board,
             resigned: None,
+            aborted: false,
         })
     }
 
@@ -166,7 +231,7 @@ impl TurnGame for GomokuGame {
         }
     }
 
-    fn apply(&mut self, seat: Seat, mv: &GomokuMove) -> Result<Vec<Value>, RuleError> {
+    fn apply(&mut self, seat: Seat, mv: &GomokuMove) -> Result<Vec<GomokuEvent>, RuleError> {
         if self.result().is_some() {
             return Err(RuleError::GameOver);
         }
@@ -174,58 +239,67 @@ impl TurnGame for GomokuGame {
             GomokuPlay::Place(point) => self.place(seat, point)?,
             GomokuPlay::Resign => {
                 self.resigned = Some(seat);
-                vec![json!({"type": "resign", "seat": seat})]
+                vec![GomokuEvent::Resign { seat }]
             }
         };
         if let Some(result) = self.result() {
-            events.push(json!({"type": "game_over", "result": result}));
+            events.push(GomokuEvent::GameOver { result });
         }
         Ok(events)
     }
 
+    fn abort(&mut self) -> Vec<GomokuEvent> {
+        self.aborted = true;
+        vec![GomokuEvent::GameOver {
+            result: GameResult::aborted(),
+        }]
+    }
+
     fn result(&self) -> Option<GameResult> {
+        if self.aborted {
+            return Some(GameResult::aborted());
+        }
         if let Some(loser) = self.resigned {
             let winner = 1 - loser;
             return Some(GameResult {
                 winners: vec![winner],
-                reason: EndReason::Resign,
+                reason: EndReason::RESIGN,
                 summary: format!("seat {loser} resigned; seat {winner} wins"),
             });
         }
         self.board.outcome().map(|outcome| match outcome.winner {
             Some(stone) => GameResult {
                 winners: vec![seat_of(stone)],
-                reason: EndReason::FiveInRow,
-                summary: format!("{} wins with five in a row", color(stone)),
+                reason: FIVE_IN_ROW,
+                summary: format!("{} wins with five in a row", color_word(stone)),
             },
             None => GameResult {
                 winners: Vec::new(),
-                reason: EndReason::Draw,
+                reason: EndReason::DRAW,
                 summary: "the board is full: a draw".into(),
             },
         })
     }
 
-    fn view(&self, _seat: Option<Seat>) -> Value {
+    fn view(&self, _seat: Option<Seat>) -> GomokuView {
         let winning_line = self.board.outcome().and_then(|o| {
             (!o.line.is_empty()).then(|| o.line.iter().map(Point::to_string).collect::<Vec<_>>())
         });
-        json!({
-            "size": self.board.size(),
-            "rule": self.board.rule(),
-            "board": self.board.rows(),
-            "moves": self.board.moves().iter().map(Point::to_string).collect::<Vec<_>>(),
-            "next": color(self.board.next()),
-            "winning_line": winning_line,
-        })
+        GomokuView {
+            size: self.board.size(),
+            rule: self.board.rule(),
+            board: self.board.rows(),
+            moves: self.board.moves().iter().map(Point::to_string).collect(),
+            next: color(self.board.next()),
+            winning_line,
+        }
     }
 
     fn choose_move(
         &self,
         seat: Seat,
         level: AiLevel,
-        budget: Duration,
-        seed: u64,
+        budget: AiBudget,
     ) -> Result<AiChoice<GomokuMove>, RuleError> {
         match self.turn() {
             None => return Err(RuleError::GameOver),
@@ -234,9 +308,9 @@ impl TurnGame for GomokuGame {
             }
             Some(_) => {}
         }
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let decision =
-            ai::choose_move(&self.board, level, budget, &mut rng).ok_or(RuleError::GameOver)?;
+        let mut rng = ChaCha8Rng::seed_from_u64(budget.seed);
+        let decision = ai::choose_move(&self.board, level, budget.time, &mut rng)
+            .ok_or(RuleError::GameOver)?;
         Ok(AiChoice {
             chosen: GomokuMove {
                 play: GomokuPlay::Place(decision.point),
@@ -247,7 +321,7 @@ impl TurnGame for GomokuGame {
 
     /// Takes back the last move; against an AI, keeps going back until a human is to move, so the
     /// human replays their own turn (seed 001's opponent is always the AI).
-    fn undo(&mut self, _by: Seat, seats: &[SeatKind]) -> Result<Vec<Value>, RuleError> {
+    fn undo(&mut self, _by: Seat, seats: &[SeatKind]) -> Result<Vec<GomokuEvent>, RuleError> {
         if self.result().is_some() {
             return Err(RuleError::GameOver);
         }
@@ -264,6 +338,6 @@ impl TurnGame for GomokuGame {
         if taken.is_empty() {
             return Err(RuleError::Illegal("there is no move to take back".into()));
         }
-        Ok(vec![json!({"type": "undo", "taken_back": taken})])
+        Ok(vec![GomokuEvent::Undo { taken_back: taken }])
     }
 }

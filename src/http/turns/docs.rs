@@ -1,0 +1,609 @@
+//! The OpenAPI description of every turn-based game's routes, built from the same trait and the
+//! same registry as the routes themselves: a game added to the registry is documented with it,
+//! with full schemas for its create body, move, state, events and result.
+
+use utoipa::openapi::path::{
+    HttpMethod, Operation, OperationBuilder, ParameterBuilder, ParameterIn,
+};
+use utoipa::openapi::request_body::RequestBodyBuilder;
+use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, SchemaType, Type};
+use utoipa::openapi::security::SecurityRequirement;
+use utoipa::openapi::tag::TagBuilder;
+use utoipa::openapi::{
+    Components, ContentBuilder, HeaderBuilder, OpenApi, Ref, RefOr, Required, ResponseBuilder,
+};
+use utoipa::{IntoParams, PartialSchema, ToSchema};
+
+use super::{GamePaths, LogQuery};
+use crate::games::registry::{visit_turn_games, TurnGameVisitor};
+use crate::games::{GameResult, TurnGame};
+use crate::http::problems::{problem_refs, ProblemSet};
+use crate::service::resource::SeatView;
+use crate::service::turns::{AiMoveRequest, JoinRequest, LogItem, MessageRequest, SeatToken};
+
+/// Adds every registered game's tag, paths and schemas to `doc`.
+pub fn add_turn_games(doc: &mut OpenApi) {
+    struct Docs<'a>(&'a mut OpenApi);
+    impl TurnGameVisitor for Docs<'_> {
+        fn visit<G: TurnGame>(&mut self) {
+            add_game::<G>(self.0);
+        }
+    }
+    visit_turn_games(&mut Docs(doc));
+}
+
+/// The component names of one game's schemas: `GomokuGame`, `GomokuOutcome` …
+struct Names {
+    title: String,
+}
+
+impl Names {
+    fn of<G: TurnGame>() -> Self {
+        let mut title = String::new();
+        for part in G::NAME.split(['-', '_']) {
+            let mut chars = part.chars();
+            if let Some(first) = chars.next() {
+                title.extend(first.to_uppercase());
+                title.push_str(chars.as_str());
+            }
+        }
+        Names { title }
+    }
+
+    fn name(&self, suffix: &str) -> String {
+        format!("{}{suffix}", self.title)
+    }
+
+    fn reference(&self, suffix: &str) -> RefOr<Schema> {
+        RefOr::Ref(Ref::from_schema_name(self.name(suffix)))
+    }
+}
+
+fn reference_to<T: ToSchema>() -> RefOr<Schema> {
+    RefOr::Ref(Ref::from_schema_name(T::name()))
+}
+
+/// Adds `T` and every schema it refers to.
+fn register<T: ToSchema>(components: &mut Components) {
+    let mut found = Vec::new();
+    T::schemas(&mut found);
+    found.push((T::name().into_owned(), T::schema()));
+    for (name, schema) in found {
+        components.schemas.entry(name).or_insert(schema);
+    }
+}
+
+fn object() -> ObjectBuilder {
+    ObjectBuilder::new().schema_type(SchemaType::Type(Type::Object))
+}
+
+fn array_of(items: RefOr<Schema>) -> RefOr<Schema> {
+    ArrayBuilder::new().items(items).into()
+}
+
+/// The game resource with this game's `state`.
+fn resource_schema(names: &Names) -> RefOr<Schema> {
+    object()
+        .description(Some(
+            "A game: who sits where, whose turn it is, the result once it ends, and `state` as the caller's seat may see it.",
+        ))
+        .property("id", ObjectBuilder::new().schema_type(Type::String).format(Some(utoipa::openapi::SchemaFormat::KnownFormat(utoipa::openapi::KnownFormat::Uuid))))
+        .required("id")
+        .property("game", ObjectBuilder::new().schema_type(Type::String))
+        .required("game")
+        .property("status", reference_to::<crate::games::GameStatus>())
+        .required("status")
+        .property(
+            "version",
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(utoipa::openapi::KnownFormat::Int64)))
+                .description(Some("+1 on every accepted change; also the `ETag`")),
+        )
+        .required("version")
+        .property("created_at", ObjectBuilder::new().schema_type(Type::String).format(Some(utoipa::openapi::SchemaFormat::KnownFormat(utoipa::openapi::KnownFormat::DateTime))))
+        .required("created_at")
+        .property("updated_at", ObjectBuilder::new().schema_type(Type::String).format(Some(utoipa::openapi::SchemaFormat::KnownFormat(utoipa::openapi::KnownFormat::DateTime))))
+        .required("updated_at")
+        .property("seats", array_of(reference_to::<SeatView>()))
+        .required("seats")
+        .property(
+            "turn",
+            ObjectBuilder::new()
+                .schema_type(SchemaType::from_iter([Type::Integer, Type::Null]))
+                .minimum(Some(0))
+                .description(Some("The seat to act; null when the game is not active")),
+        )
+        .required("turn")
+        .property(
+            "result",
+            utoipa::openapi::schema::OneOfBuilder::new()
+                .item(reference_to::<GameResult>())
+                .item(ObjectBuilder::new().schema_type(Type::Null)),
+        )
+        .required("result")
+        .property("state", names.reference("View"))
+        .required("state")
+        .into()
+}
+
+/// The answer to a change: the game and its events (and the AI's move for `ai-move`).
+fn outcome_schema(names: &Names) -> RefOr<Schema> {
+    object()
+        .description(Some(
+            "The game after the change and what happened. `move`, `analysis` and `applied` are present on `ai-move` answers.",
+        ))
+        .property("game", names.reference("Game"))
+        .required("game")
+        .property("events", array_of(names.reference("Event")))
+        .required("events")
+        .property("move", names.reference("Move"))
+        .property(
+            "analysis",
+            ObjectBuilder::new()
+                .schema_type(SchemaType::from_iter([Type::Object, Type::Null]))
+                .description(Some("What the AI says about its choice (engine-specific)")),
+        )
+        .property("applied", ObjectBuilder::new().schema_type(Type::Boolean))
+        .into()
+}
+
+fn created_schema(names: &Names) -> RefOr<Schema> {
+    utoipa::openapi::schema::AllOfBuilder::new()
+        .item(names.reference("Game"))
+        .item(
+            object()
+                .property("tokens", array_of(reference_to::<SeatToken>()))
+                .required("tokens"),
+        )
+        .description(Some(
+            "The new game and each human seat's token, shown only now",
+        ))
+        .into()
+}
+
+fn joined_schema(names: &Names) -> RefOr<Schema> {
+    object()
+        .property(
+            "seat",
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .minimum(Some(0)),
+        )
+        .required("seat")
+        .property(
+            "token",
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .description(Some("The seat's secret, shown only now")),
+        )
+        .required("token")
+        .property("game", names.reference("Game"))
+        .required("game")
+        .property("events", array_of(names.reference("Event")))
+        .required("events")
+        .into()
+}
+
+fn json_body(schema: RefOr<Schema>, required: bool) -> utoipa::openapi::request_body::RequestBody {
+    RequestBodyBuilder::new()
+        .content(
+            "application/json",
+            ContentBuilder::new().schema(Some(schema)).build(),
+        )
+        .required(Some(if required {
+            Required::True
+        } else {
+            Required::False
+        }))
+        .build()
+}
+
+fn id_param() -> utoipa::openapi::path::Parameter {
+    ParameterBuilder::new()
+        .name("id")
+        .parameter_in(ParameterIn::Path)
+        .required(Required::True)
+        .description(Some("Game id"))
+        .schema(Some(ObjectBuilder::new().schema_type(Type::String).format(
+            Some(utoipa::openapi::SchemaFormat::KnownFormat(
+                utoipa::openapi::KnownFormat::Uuid,
+            )),
+        )))
+        .build()
+}
+
+fn seat_token() -> SecurityRequirement {
+    SecurityRequirement::new("seat_token", Vec::<String>::new())
+}
+
+/// How an operation may be called: with a seat token, or either with or without one.
+enum Auth {
+    None,
+    Token,
+    Optional,
+}
+
+struct Op<'a> {
+    names: &'a Names,
+    tag: &'static str,
+    id: String,
+    summary: &'a str,
+    description: &'a str,
+    auth: Auth,
+}
+
+impl Op<'_> {
+    fn build(
+        self,
+        with_id: bool,
+        body: Option<utoipa::openapi::request_body::RequestBody>,
+        ok_status: &str,
+        ok: utoipa::openapi::Response,
+        problems: ProblemSet,
+    ) -> Operation {
+        let mut op = OperationBuilder::new()
+            .tag(self.tag)
+            .operation_id(Some(format!(
+                "{}_{}",
+                self.names.title.to_lowercase(),
+                self.id
+            )))
+            .summary(Some(self.summary))
+            .description(Some(self.description))
+            .request_body(body)
+            .response(ok_status, ok);
+        if with_id {
+            op = op.parameter(id_param());
+        }
+        for (status, reference) in problem_refs(problems) {
+            op = op.response(status, reference);
+        }
+        op = match self.auth {
+            Auth::None => op,
+            Auth::Token => op.security(seat_token()),
+            Auth::Optional => op
+                .security(SecurityRequirement::default())
+                .security(seat_token()),
+        };
+        op.build()
+    }
+}
+
+fn json_response(
+    description: &str,
+    schema: RefOr<Schema>,
+    etag: bool,
+) -> utoipa::openapi::Response {
+    let mut response = ResponseBuilder::new().description(description).content(
+        "application/json",
+        ContentBuilder::new().schema(Some(schema)).build(),
+    );
+    if etag {
+        response = response.header(
+            "ETag",
+            HeaderBuilder::new()
+                .schema(ObjectBuilder::new().schema_type(Type::String))
+                .description(Some("The game's version in quotes, e.g. \"12\""))
+                .build(),
+        );
+    }
+    response.build()
+}
+
+fn add_game<G: TurnGame>(doc: &mut OpenApi) {
+    let names = Names::of::<G>();
+    let paths = GamePaths::of::<G>();
+    let tag = G::NAME;
+    let components = doc.components.get_or_insert_with(Default::default);
+    register::<G::Options>(components);
+    register::<G::Move>(components);
+    register::<G::View>(components);
+    register::<G::Event>(components);
+    register::<GameResult>(components);
+    register::<SeatView>(components);
+    register::<SeatToken>(components);
+    register::<AiMoveRequest>(components);
+    register::<JoinRequest>(components);
+    register::<LogItem>(components);
+    register::<crate::games::GameStatus>(components);
+    // Each game's own names for its parts, so a generated client gets `GomokuMove`, `GoView` …
+    for (suffix, schema) in [
+        ("Options", reference_to::<G::Options>()),
+        ("Move", reference_to::<G::Move>()),
+        ("View", reference_to::<G::View>()),
+        ("Event", reference_to::<G::Event>()),
+    ] {
+        let name = names.name(suffix);
+        let target = match &schema {
+            RefOr::Ref(r) => r
+                .ref_location
+                .rsplit('/')
+                .next()
+                .unwrap_or_default()
+                .to_owned(),
+            RefOr::T(_) => String::new(),
+        };
+        if name != target {
+            components.schemas.insert(name, schema);
+        }
+    }
+    components
+        .schemas
+        .insert(names.name("Game"), resource_schema(&names));
+    components
+        .schemas
+        .insert(names.name("Outcome"), outcome_schema(&names));
+    components
+        .schemas
+        .insert(names.name("Created"), created_schema(&names));
+    components
+        .schemas
+        .insert(names.name("Joined"), joined_schema(&names));
+
+    let op = |id: &str, summary: &'static str, description: &'static str, auth: Auth| Op {
+        names: &names,
+        tag,
+        id: id.to_owned(),
+        summary,
+        description,
+        auth,
+    };
+    let outcome = || {
+        json_response(
+            "The game after the change, with its events",
+            names.reference("Outcome"),
+            true,
+        )
+    };
+    let mut add = |path: &str, method: HttpMethod, operation: Operation| {
+        doc.paths.add_path_operation(path, vec![method], operation);
+    };
+
+    add(
+        &paths.games,
+        HttpMethod::Post,
+        op(
+            "create",
+            "Create a game",
+            "Creates a game. The answer holds each human seat's token: it is shown only once. A seat may be left `{\"open\": true}` for somebody to `join`.",
+            Auth::None,
+        )
+        .build(
+            false,
+            Some(json_body(names.reference("Options"), true)),
+            "201",
+            {
+                let mut r = json_response("Created; `tokens` are shown only now", names.reference("Created"), true);
+                r.headers.insert(
+                    "Location".into(),
+                    HeaderBuilder::new()
+                        .schema(ObjectBuilder::new().schema_type(Type::String))
+                        .description(Some("The new game's URL"))
+                        .build(),
+                );
+                r
+            },
+            ProblemSet::CREATE,
+        ),
+    );
+    add(
+        &paths.game,
+        HttpMethod::Get,
+        op(
+            "get",
+            "Read a game",
+            "The game; with a seat token, that seat's private view. `If-None-Match: \"<version>\"` answers 304 when unchanged.",
+            Auth::Optional,
+        )
+        .build(
+            true,
+            None,
+            "200",
+            json_response("The game", names.reference("Game"), true),
+            ProblemSet::READ_AS_SEAT,
+        ),
+    );
+    let moves = op(
+        "play",
+        "Play a move",
+        "Plays one move for the token's seat. `If-Match: \"<version>\"` makes it conditional on the version.",
+        Auth::Token,
+    )
+    .build(
+        true,
+        Some(json_body(names.reference("Move"), true)),
+        "200",
+        outcome(),
+        ProblemSet::MOVE,
+    );
+    add(&paths.action("moves"), HttpMethod::Post, moves);
+    let mut log = op(
+        "log",
+        "The move log",
+        "The move log, oldest first; `seq` equals the version each change produced. Pages with `after` (a seq) and `limit`.",
+        Auth::None,
+    )
+    .build(
+        true,
+        None,
+        "200",
+        json_response("Log entries", array_of(reference_to::<LogItem>()), false),
+        ProblemSet::LIST,
+    );
+    let mut params = log.parameters.take().unwrap_or_default();
+    params.extend(LogQuery::into_params(|| Some(ParameterIn::Query)));
+    log.parameters = Some(params);
+    add(&paths.action("moves"), HttpMethod::Get, log);
+    add(
+        &paths.action("ai-move"),
+        HttpMethod::Post,
+        op(
+            "ai_move",
+            "Ask the AI",
+            "Asks the AI for the seat to act. An AI seat needs no token and the move is played; for a human seat it is a hint (`apply` defaults to false) and needs that seat's token. The body may be empty.",
+            Auth::Optional,
+        )
+        .build(
+            true,
+            Some(json_body(reference_to::<AiMoveRequest>(), false)),
+            "200",
+            outcome(),
+            ProblemSet::AI,
+        ),
+    );
+    add(
+        &paths.action("join"),
+        HttpMethod::Post,
+        op(
+            "join",
+            "Join an open seat",
+            "Takes the first open seat. The answer holds the seat's token, shown only now. 409 when no seat is open; of two players racing for the last seat one wins, the other gets 409. The game starts when its last seat fills (unless created with `\"start\": false`).",
+            Auth::None,
+        )
+        .build(
+            true,
+            Some(json_body(reference_to::<JoinRequest>(), true)),
+            "200",
+            json_response("The seat taken, its token and the game", names.reference("Joined"), true),
+            ProblemSet::JOIN,
+        ),
+    );
+    add(
+        &paths.action("start"),
+        HttpMethod::Post,
+        op(
+            "start",
+            "Start a waiting game",
+            "Starts a game whose seats are all taken but that waits for `start` (created with `\"start\": false`). Any seat's token.",
+            Auth::Token,
+        )
+        .build(true, None, "200", outcome(), ProblemSet::SEAT_ACTION),
+    );
+    add(
+        &paths.action("end"),
+        HttpMethod::Post,
+        op(
+            "end",
+            "End a game",
+            "Ends the game before it finished: status `aborted`, no scores move. Any seat's token.",
+            Auth::Token,
+        )
+        .build(true, None, "200", outcome(), ProblemSet::SEAT_ACTION),
+    );
+    if G::UNDO {
+        add(
+            &paths.action("undo"),
+            HttpMethod::Post,
+            op(
+                "undo",
+                "Take back a move",
+                "Takes back the last move (against an AI: back to the human's last turn). Any seat token of the game; a game of AIs alone needs none.",
+                Auth::Token,
+            )
+            .build(true, None, "200", outcome(), ProblemSet::SEAT_ACTION),
+        );
+    }
+    if G::REDO {
+        add(
+            &paths.action("redo"),
+            HttpMethod::Post,
+            op(
+                "redo",
+                "Replay a taken-back move",
+                "Replays the last taken-back move; a new move clears the redo line.",
+                Auth::Token,
+            )
+            .build(true, None, "200", outcome(), ProblemSet::SEAT_ACTION),
+        );
+    }
+    if G::MESSAGES {
+        register::<MessageRequest>(doc.components.get_or_insert_with(Default::default));
+        add_message::<G>(doc, &names, &paths);
+    }
+    for spec in G::reports() {
+        let (schema_name, schema) = (spec.schema)();
+        let components = doc.components.get_or_insert_with(Default::default);
+        components
+            .schemas
+            .entry(schema_name.clone())
+            .or_insert(schema);
+        let mut operation = Op {
+            names: &names,
+            tag,
+            id: spec.name.to_owned(),
+            summary: spec.summary,
+            description: spec.summary,
+            auth: Auth::None,
+        }
+        .build(
+            true,
+            None,
+            "200",
+            if spec.content_type == "application/json" {
+                json_response(
+                    spec.summary,
+                    RefOr::Ref(Ref::from_schema_name(schema_name)),
+                    false,
+                )
+            } else {
+                ResponseBuilder::new()
+                    .description(spec.summary)
+                    .content(
+                        spec.content_type,
+                        ContentBuilder::new()
+                            .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
+                            .build(),
+                    )
+                    .build()
+            },
+            ProblemSet::REPORT,
+        );
+        let mut params = operation.parameters.take().unwrap_or_default();
+        for (name, description) in spec.params {
+            params.push(
+                ParameterBuilder::new()
+                    .name(*name)
+                    .parameter_in(ParameterIn::Query)
+                    .required(Required::False)
+                    .description(Some(*description))
+                    .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
+                    .build(),
+            );
+        }
+        operation.parameters = Some(params);
+        doc.paths
+            .add_path_operation(paths.action(spec.name), vec![HttpMethod::Get], operation);
+    }
+    doc.tags.get_or_insert_with(Vec::new).push(
+        TagBuilder::new()
+            .name(tag)
+            .description(Some(G::DESCRIPTION))
+            .build(),
+    );
+}
+
+fn add_message<G: TurnGame>(doc: &mut OpenApi, names: &Names, paths: &GamePaths) {
+    let operation = Op {
+        names,
+        tag: G::NAME,
+        id: "message".into(),
+        summary: "Send a message to a seat",
+        description: "A message from the token's seat to another seat: only the receiver sees the text; everyone sees that a message was sent.",
+        auth: Auth::Token,
+    }
+    .build(
+        true,
+        Some(json_body(reference_to::<MessageRequest>(), true)),
+        "200",
+        json_response("The game after the message", names.reference("Outcome"), true),
+        ProblemSet::MOVE,
+    );
+    doc.paths
+        .add_path_operation(paths.action("messages"), vec![HttpMethod::Post], operation);
+}
+
+/// The JSON schema of `T`, for tests that check a document holds it.
+pub fn schema_name<T: PartialSchema + ToSchema>() -> String {
+    T::name().into_owned()
+}

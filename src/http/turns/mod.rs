@@ -1,0 +1,269 @@
+//! HTTP for every turn-based game, written once: handlers generic over [`TurnGame`], the routes
+//! a game gets (from its trait constants), and their OpenAPI description (`docs`).
+
+pub mod docs;
+
+use std::collections::BTreeMap;
+
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde::Deserialize;
+use utoipa::IntoParams;
+use uuid::Uuid;
+
+use super::auth::Bearer;
+use super::conditional::{self, IfMatch};
+use super::error::ApiError;
+use super::limits::AiRateLimit;
+use super::{get_or_head, resource, NoParams, Object};
+use crate::app::AppState;
+use crate::games::registry::{visit_turn_games, TurnGameVisitor};
+use crate::games::{Report, TurnGame};
+use crate::service::turns::{self, AiMoveRequest, JoinRequest, MessageRequest, Read, TakeBack};
+
+/// `?after=&limit=` of the move log.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct LogQuery {
+    /// Only entries with a `seq` above this one (default 0: from the start).
+    #[param(minimum = 0)]
+    pub after: Option<i64>,
+    /// At most this many entries, 1..=1000 (default 1000).
+    #[param(minimum = 1, maximum = 1000)]
+    pub limit: Option<i64>,
+}
+
+async fn create<G: TurnGame>(
+    app: web::Data<AppState>,
+    _: web::Query<NoParams>,
+    body: web::Json<Object<G::Options>>,
+) -> Result<HttpResponse, ApiError> {
+    let created = turns::create::<G>(&app, body.into_inner().0).await?;
+    let location = format!("/v1/{}/games/{}", G::NAME, created.game.id);
+    Ok(conditional::created(
+        &location,
+        created.game.version,
+        &created,
+    ))
+}
+
+async fn get<G: TurnGame>(
+    app: web::Data<AppState>,
+    req: HttpRequest,
+    id: web::Path<Uuid>,
+    _: web::Query<NoParams>,
+    bearer: Bearer,
+) -> Result<HttpResponse, ApiError> {
+    let read = turns::get::<G>(&app, *id, bearer.hash(), |version| {
+        conditional::not_modified(&req, version)
+    })
+    .await?;
+    Ok(match read {
+        Read::Unchanged(version) => conditional::unchanged(version),
+        Read::Fresh(game) => conditional::ok_with_etag(HttpResponse::Ok(), game.version, &game),
+    })
+}
+
+async fn play<G: TurnGame>(
+    app: web::Data<AppState>,
+    id: web::Path<Uuid>,
+    _: web::Query<NoParams>,
+    bearer: Bearer,
+    if_match: IfMatch,
+    body: web::Json<Object<G::Move>>,
+) -> Result<HttpResponse, ApiError> {
+    let outcome =
+        turns::play::<G>(&app, *id, bearer.hash(), if_match.0, body.into_inner().0).await?;
+    Ok(changed(outcome.game.version, &outcome))
+}
+
+async fn log<G: TurnGame>(
+    app: web::Data<AppState>,
+    id: web::Path<Uuid>,
+    query: web::Query<LogQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let after = query.after.unwrap_or(0);
+    if after < 0 {
+        return Err(ApiError::Unprocessable(format!(
+            "after is a seq (0 or more), not {after}"
+        )));
+    }
+    let limit = query.limit.unwrap_or(1000);
+    if !(1..=1000).contains(&limit) {
+        return Err(ApiError::Unprocessable(format!(
+            "limit must be 1 to 1000, not {limit}"
+        )));
+    }
+    Ok(HttpResponse::Ok().json(turns::log::<G>(&app, *id, after, limit).await?))
+}
+
+async fn ai_move<G: TurnGame>(
+    app: web::Data<AppState>,
+    _allowed: AiRateLimit,
+    id: web::Path<Uuid>,
+    _: web::Query<NoParams>,
+    bearer: Bearer,
+    if_match: IfMatch,
+    body: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    let request: AiMoveRequest = super::optional_json(&body)?;
+    let outcome = turns::ai_move::<G>(&app, *id, bearer.hash(), if_match.0, request).await?;
+    Ok(changed(outcome.game.version, &outcome))
+}
+
+async fn take_back<G: TurnGame, const REDO: bool>(
+    app: web::Data<AppState>,
+    id: web::Path<Uuid>,
+    _: web::Query<NoParams>,
+    bearer: Bearer,
+    if_match: IfMatch,
+) -> Result<HttpResponse, ApiError> {
+    let direction = if REDO { TakeBack::Redo } else { TakeBack::Undo };
+    let outcome = turns::take_back::<G>(&app, *id, bearer.hash(), if_match.0, direction).await?;
+    Ok(changed(outcome.game.version, &outcome))
+}
+
+async fn join<G: TurnGame>(
+    app: web::Data<AppState>,
+    id: web::Path<Uuid>,
+    _: web::Query<NoParams>,
+    if_match: IfMatch,
+    body: web::Json<Object<JoinRequest>>,
+) -> Result<HttpResponse, ApiError> {
+    let joined = turns::join::<G>(&app, *id, if_match.0, body.into_inner().0).await?;
+    Ok(changed(joined.game.version, &joined))
+}
+
+/// `start` or `end`.
+async fn seating<G: TurnGame, const END: bool>(
+    app: web::Data<AppState>,
+    id: web::Path<Uuid>,
+    _: web::Query<NoParams>,
+    bearer: Bearer,
+    if_match: IfMatch,
+) -> Result<HttpResponse, ApiError> {
+    let outcome = if END {
+        turns::end::<G>(&app, *id, bearer.hash(), if_match.0).await?
+    } else {
+        turns::start::<G>(&app, *id, bearer.hash(), if_match.0).await?
+    };
+    Ok(changed(outcome.game.version, &outcome))
+}
+
+async fn message<G: TurnGame>(
+    app: web::Data<AppState>,
+    id: web::Path<Uuid>,
+    _: web::Query<NoParams>,
+    bearer: Bearer,
+    if_match: IfMatch,
+    body: web::Json<Object<MessageRequest>>,
+) -> Result<HttpResponse, ApiError> {
+    let outcome =
+        turns::message::<G>(&app, *id, bearer.hash(), if_match.0, body.into_inner().0).await?;
+    Ok(changed(outcome.game.version, &outcome))
+}
+
+async fn report<G: TurnGame>(
+    app: web::Data<AppState>,
+    path: web::Path<(Uuid, String)>,
+    query: web::Query<BTreeMap<String, String>>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, name) = path.into_inner();
+    let spec = G::reports()
+        .iter()
+        .find(|r| r.name == name)
+        .ok_or_else(|| ApiError::NotFound(format!("{} has no report {name:?}", G::NAME)))?;
+    if let Some(unknown) = query
+        .keys()
+        .find(|k| !spec.params.iter().any(|(p, _)| p == k))
+    {
+        return Err(ApiError::BadRequest(format!(
+            "unknown query parameter {:?} for {}",
+            unknown.chars().take(40).collect::<String>(),
+            spec.name
+        )));
+    }
+    Ok(match turns::report::<G>(&app, id, &name, &query).await? {
+        Report::Json(value) => HttpResponse::Ok().json(value),
+        Report::Text(text) => HttpResponse::Ok()
+            .content_type(spec.content_type)
+            .body(text),
+    })
+}
+
+/// 200 with the new version as the ETag.
+fn changed<T: serde::Serialize>(version: i64, body: &T) -> HttpResponse {
+    conditional::ok_with_etag(HttpResponse::Ok(), version, body)
+}
+
+/// A game's paths, relative to `/v1/{game}`.
+pub struct GamePaths {
+    pub games: String,
+    pub game: String,
+}
+
+impl GamePaths {
+    pub fn of<G: TurnGame>() -> Self {
+        let games = format!("/v1/{}/games", G::NAME);
+        let game = format!("{games}/{{id}}");
+        GamePaths { games, game }
+    }
+
+    pub fn action(&self, action: &str) -> String {
+        format!("{}/{action}", self.game)
+    }
+}
+
+/// Registers one game's routes.
+fn routes<G: TurnGame>(cfg: &mut web::ServiceConfig) {
+    let paths = GamePaths::of::<G>();
+    cfg.service(resource(&paths.games, "POST").route(web::post().to(create::<G>)))
+        .service(resource(&paths.game, "GET, HEAD").route(get_or_head().to(get::<G>)))
+        .service(
+            resource(&paths.action("moves"), "GET, HEAD, POST")
+                .route(web::post().to(play::<G>))
+                .route(get_or_head().to(log::<G>)),
+        )
+        .service(resource(&paths.action("ai-move"), "POST").route(web::post().to(ai_move::<G>)))
+        .service(resource(&paths.action("join"), "POST").route(web::post().to(join::<G>)))
+        .service(
+            resource(&paths.action("start"), "POST").route(web::post().to(seating::<G, false>)),
+        )
+        .service(resource(&paths.action("end"), "POST").route(web::post().to(seating::<G, true>)));
+    if G::UNDO {
+        cfg.service(
+            resource(&paths.action("undo"), "POST").route(web::post().to(take_back::<G, false>)),
+        );
+    }
+    if G::REDO {
+        cfg.service(
+            resource(&paths.action("redo"), "POST").route(web::post().to(take_back::<G, true>)),
+        );
+    }
+    if G::MESSAGES {
+        cfg.service(
+            resource(&paths.action("messages"), "POST").route(web::post().to(message::<G>)),
+        );
+    }
+    for spec in G::reports() {
+        cfg.service(
+            resource(&paths.action(spec.name), "GET, HEAD").route(get_or_head().to(
+                move |app, id: web::Path<Uuid>, query| {
+                    let path = web::Path::from((id.into_inner(), spec.name.to_owned()));
+                    report::<G>(app, path, query)
+                },
+            )),
+        );
+    }
+}
+
+/// Every turn-based game's routes, from the registry.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    struct Routes<'a>(&'a mut web::ServiceConfig);
+    impl TurnGameVisitor for Routes<'_> {
+        fn visit<G: TurnGame>(&mut self) {
+            routes::<G>(self.0);
+        }
+    }
+    visit_turn_games(&mut Routes(cfg));
+}

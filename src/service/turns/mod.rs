@@ -1,0 +1,353 @@
+//! The road every move travels, once for all turn-based games:
+//! auth → load → rules → compare-and-swap save + move log → response.
+//!
+//! `play` holds creating, reading, moving, AI moves and take-backs; `seating` joining, starting,
+//! ending and messages; `log` the move log and the games' reports. This module holds what they
+//! share: loading, the seat a token names, and the one way a change is saved.
+
+mod log;
+mod play;
+mod seating;
+
+use serde::Serialize;
+use serde_json::Value;
+use sqlx::types::Json;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+pub use log::{log, report, LogItem};
+pub use play::{ai_move, create, get, play, take_back, AiMoveRequest, Read, TakeBack};
+pub use seating::{end, join, message, start, JoinRequest, Joined, MessageRequest};
+
+use super::resource::{render, status_of, GameResource};
+use super::tokens::TokenHash;
+use super::{seats, ServiceError, ServiceResult, Services};
+use crate::games::{EndReason, GameResult, GameStatus, Seat, SeatKind, SeatKindWord, TurnGame};
+use crate::store::{Commit, GameRecord, GameRow, ScoreChange, SeatRow};
+
+/// Points a win gains and a loss costs (seed 001).
+pub const SCORE_STEP: i64 = 100;
+/// AI think time when the request names none, and the most it may ask for.
+pub const DEFAULT_AI_TIME_MS: u64 = 500;
+pub const MAX_AI_TIME_MS: u64 = 10_000;
+
+/// A human seat's secret, returned once to whoever took the seat.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatToken {
+    pub seat: usize,
+    #[schema(example = "6f1c…64 hex characters")]
+    pub token: String,
+}
+
+/// A new game and the tokens of its human seats.
+#[derive(Debug, Serialize)]
+pub struct CreatedGame<V> {
+    #[serde(flatten)]
+    pub game: GameResource<V>,
+    pub tokens: Vec<SeatToken>,
+}
+
+/// The answer to every change (`moves`, `ai-move`, `undo`, `redo`, `join`, `start`, `end`,
+/// `messages`): the game after it, and what happened. `move` and `analysis` are the AI's.
+#[derive(Debug, Serialize)]
+pub struct Outcome<G: TurnGame> {
+    pub game: GameResource<G::View>,
+    pub events: Vec<G::Event>,
+    /// The AI's move (`ai-move` only), in the form a client posts it.
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    pub chosen: Option<G::Move>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub analysis: Option<Value>,
+    /// Whether the AI's move was played (`ai-move` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub applied: Option<bool>,
+}
+
+impl<G: TurnGame> Outcome<G> {
+    fn of(game: GameResource<G::View>, events: Vec<G::Event>) -> Self {
+        Outcome {
+            game,
+            events,
+            chosen: None,
+            analysis: None,
+            applied: None,
+        }
+    }
+}
+
+/// A stored game and its rules state, as loaded for a change.
+struct Loaded<G> {
+    record: GameRecord,
+    game: G,
+}
+
+async fn load<G: TurnGame>(svc: &Services, id: Uuid) -> ServiceResult<Loaded<G>> {
+    let record = load_record::<G>(svc, id).await?;
+    let game = parse_state(&record)?;
+    Ok(Loaded { record, game })
+}
+
+async fn load_record<G: TurnGame>(svc: &Services, id: Uuid) -> ServiceResult<GameRecord> {
+    svc.store
+        .load_game(id)
+        .await?
+        .filter(|r| r.row.game == G::NAME)
+        .ok_or_else(|| ServiceError::not_found(format!("{} game", G::NAME)))
+}
+
+fn parse_state<G: TurnGame>(record: &GameRecord) -> ServiceResult<G> {
+    serde_json::from_value(record.row.state.0.clone()).map_err(|e| {
+        ServiceError::Internal(format!(
+            "stored state of game {} does not parse: {e}",
+            record.row.id
+        ))
+    })
+}
+
+/// The seat a token belongs to in this game; 403 for another game's token, 401 for an unknown one.
+async fn seat_of(
+    svc: &Services,
+    record: &GameRecord,
+    token: Option<&TokenHash>,
+) -> ServiceResult<Option<Seat>> {
+    let Some(token) = token else { return Ok(None) };
+    // Every seat is compared, so timing does not say which one (if any) matched.
+    let found = record.seats.iter().fold(None, |found, seat| {
+        let matched = seat.token_hash.as_deref().is_some_and(|h| token.matches(h));
+        if matched {
+            Some(seat.seat as Seat)
+        } else {
+            found
+        }
+    });
+    match found {
+        Some(seat) => Ok(Some(seat)),
+        None if svc.store.token_known(&token.0).await? => Err(ServiceError::Forbidden(
+            "this token belongs to another game".into(),
+        )),
+        None => Err(ServiceError::Unauthenticated("unknown seat token".into())),
+    }
+}
+
+async fn require_seat(
+    svc: &Services,
+    record: &GameRecord,
+    token: Option<&TokenHash>,
+) -> ServiceResult<Seat> {
+    seat_of(svc, record, token).await?.ok_or_else(missing_token)
+}
+
+fn missing_token() -> ServiceError {
+    ServiceError::Unauthenticated("this action needs `Authorization: Bearer <seat token>`".into())
+}
+
+/// 412 when the client's `If-Match` names another version than the stored one.
+pub(crate) fn check_if_match(what: &str, current: i64, if_match: Option<i64>) -> ServiceResult<()> {
+    match if_match {
+        Some(v) if v != current => Err(ServiceError::PreconditionFailed(format!(
+            "If-Match names version {v}, but the {what} is at version {current}"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Moves need a game in play: not over, not waiting for seats or a start.
+fn ensure_active<G: TurnGame>(loaded: &Loaded<G>) -> ServiceResult<()> {
+    if loaded.game.result().is_some() {
+        return Err(ServiceError::GameOver);
+    }
+    match loaded.record.row.status {
+        GameStatus::Active => Ok(()),
+        GameStatus::Waiting => Err(ServiceError::NotStarted),
+        GameStatus::Finished | GameStatus::Aborted => Err(ServiceError::GameOver),
+    }
+}
+
+fn state_json<G: TurnGame>(game: &G) -> ServiceResult<Value> {
+    serde_json::to_value(game).map_err(|e| ServiceError::Internal(format!("state to JSON: {e}")))
+}
+
+/// One change to save: who acted, what the log records, seats that changed.
+struct Change {
+    seat: Option<Seat>,
+    action: Value,
+    seats: Vec<SeatRow>,
+    scores: Vec<ScoreChange>,
+}
+
+impl Change {
+    fn by(seat: Option<Seat>, action: Value) -> Self {
+        Change {
+            seat,
+            action,
+            seats: Vec::new(),
+            scores: Vec::new(),
+        }
+    }
+}
+
+/// Stores `loaded.game` as the successor of the loaded record and makes the record current, so
+/// that a further change in the same request (an AI's answer) chains on it.
+async fn save<G: TurnGame>(
+    svc: &Services,
+    loaded: &mut Loaded<G>,
+    change: Change,
+) -> ServiceResult<()> {
+    let now = crate::store::now();
+    let record = &loaded.record;
+    let mut seats = record.seats.clone();
+    for changed in &change.seats {
+        if let Some(slot) = seats.iter_mut().find(|s| s.seat == changed.seat) {
+            *slot = changed.clone();
+        }
+    }
+    let result = loaded.game.result();
+    let mut scores = change.scores;
+    // Scores move once, in the transaction that finishes the game.
+    if let (Some(result), None, true) = (&result, &record.row.result, G::SCORED) {
+        scores.extend(score_changes(&seats, result));
+    }
+    let row = GameRow {
+        id: record.row.id,
+        game: record.row.game.clone(),
+        status: status_of(&loaded.game, &seats),
+        version: record.row.version + 1,
+        turn: loaded.game.turn().map(|t| t as i32),
+        state: Json(state_json(&loaded.game)?),
+        result: result
+            .as_ref()
+            .map(|r| serde_json::to_value(r).map(Json))
+            .transpose()
+            .map_err(|e| ServiceError::Internal(e.to_string()))?,
+        created_at: record.row.created_at,
+        updated_at: now,
+    };
+    svc.store
+        .commit(&Commit {
+            game_id: row.id,
+            game: row.game.clone(),
+            expected_version: record.row.version,
+            status: row.status,
+            turn: row.turn,
+            state: row.state.0.clone(),
+            result: row.result.as_ref().map(|r| r.0.clone()),
+            seat: change.seat.map(|s| s as i32),
+            action: change.action,
+            seats: change.seats,
+            scores,
+            at: now,
+        })
+        .await?;
+    loaded.record = GameRecord { row, seats };
+    Ok(())
+}
+
+fn rendered<G: TurnGame>(
+    loaded: &Loaded<G>,
+    viewer: Option<Seat>,
+) -> ServiceResult<GameResource<G::View>> {
+    render(
+        &loaded.record.row,
+        &loaded.record.seats,
+        &loaded.game,
+        viewer,
+    )
+}
+
+/// Seed 001's scoring, for every named human seat: +100 a win, −100 a loss, a draw counted.
+fn score_changes(seats: &[SeatRow], result: &GameResult) -> Vec<ScoreChange> {
+    if result.reason == EndReason::ABORTED {
+        return Vec::new();
+    }
+    seats
+        .iter()
+        .filter(|s| s.kind == SeatKindWord::Human)
+        .filter_map(|s| {
+            let name = s.name.clone()?;
+            let draw = result.winners.is_empty();
+            let win = !draw && result.winners.contains(&(s.seat as Seat));
+            Some(ScoreChange {
+                name,
+                delta: if draw {
+                    0
+                } else if win {
+                    SCORE_STEP
+                } else {
+                    -SCORE_STEP
+                },
+                win,
+                loss: !draw && !win,
+                draw,
+            })
+        })
+        .collect()
+}
+
+/// A score row for a player who sits down at a scored game, so the leaderboard knows them.
+fn registration(name: &str) -> ScoreChange {
+    ScoreChange {
+        name: name.to_owned(),
+        delta: 0,
+        win: false,
+        loss: false,
+        draw: false,
+    }
+}
+
+/// A reproducible seed per position: the same game at the same version thinks the same way.
+fn ai_seed(id: Uuid, version: i64) -> u64 {
+    let bits = id.as_u128();
+    ((bits >> 64) as u64) ^ (bits as u64) ^ (version as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+fn seat_kinds(record: &GameRecord) -> ServiceResult<Vec<SeatKind>> {
+    seats::kinds(&record.seats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seat(i: i32, name: &str, kind: SeatKindWord) -> SeatRow {
+        SeatRow {
+            seat: i,
+            name: Some(name.into()),
+            kind,
+            level: None,
+            token_hash: None,
+        }
+    }
+
+    #[test]
+    fn scores_follow_seed_001() {
+        let seats = [
+            seat(0, "alice", SeatKindWord::Human),
+            seat(1, "AI", SeatKindWord::Ai),
+        ];
+        let win = GameResult {
+            winners: vec![0],
+            reason: EndReason::named("five_in_row"),
+            summary: String::new(),
+        };
+        let changes = score_changes(&seats, &win);
+        assert_eq!(changes.len(), 1, "AI seats have no score");
+        assert_eq!((changes[0].delta, changes[0].win), (100, true));
+        let loss = GameResult {
+            winners: vec![1],
+            ..win.clone()
+        };
+        assert_eq!(score_changes(&seats, &loss)[0].delta, -100);
+        let draw = GameResult {
+            winners: vec![],
+            reason: EndReason::DRAW,
+            ..win.clone()
+        };
+        let d = &score_changes(&seats, &draw)[0];
+        assert_eq!((d.delta, d.draw, d.win, d.loss), (0, true, false, false));
+        let aborted = GameResult {
+            reason: EndReason::ABORTED,
+            ..win
+        };
+        assert!(score_changes(&seats, &aborted).is_empty());
+    }
+}

@@ -1,0 +1,378 @@
+//! Creating and reading a game, moves, AI moves and take-backs.
+
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+use serde_json::json;
+use sqlx::types::Json;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::{
+    ai_seed, check_if_match, ensure_active, load, load_record, parse_state, rendered, require_seat,
+    save, seat_kinds, seat_of, state_json, Change, CreatedGame, Loaded, Outcome, SeatToken,
+    DEFAULT_AI_TIME_MS, MAX_AI_TIME_MS,
+};
+use crate::games::{AiBudget, AiLevel, Seat, SeatKind, SeatKindWord, TurnGame};
+use crate::service::resource::{render, status_of, GameResource};
+use crate::service::seats::SeatPlan;
+use crate::service::tokens::{self, TokenHash};
+use crate::service::{ServiceError, ServiceResult, Services};
+use crate::store::{GameRow, NewGame, SeatRow};
+
+/// Body of `ai-move`; every field is optional and an empty body is fine.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"level": "hard", "time_ms": 500, "apply": true}))]
+pub struct AiMoveRequest {
+    /// Defaults to the AI seat's level, or `normal` for a hint to a human seat.
+    pub level: Option<AiLevel>,
+    /// Think-time budget, 1..=10000 ms (default 500).
+    #[schema(minimum = 1, maximum = 10000)]
+    pub time_ms: Option<u64>,
+    /// Play the move (default: true for an AI seat; false for a human seat, which gets a hint).
+    pub apply: Option<bool>,
+}
+
+pub async fn create<G: TurnGame>(
+    svc: &Services,
+    options: G::Options,
+) -> ServiceResult<CreatedGame<G::View>> {
+    let specs = G::players(&options);
+    let range = G::seat_range();
+    if !range.contains(&specs.len()) {
+        let wanted = if range.start() == range.end() {
+            format!("exactly {}", range.start())
+        } else {
+            format!("{} to {}", range.start(), range.end())
+        };
+        return Err(ServiceError::Invalid(format!(
+            "{} needs {wanted} players, not {}",
+            G::NAME,
+            specs.len()
+        )));
+    }
+    let plans = specs
+        .iter()
+        .enumerate()
+        .map(|(i, spec)| SeatPlan::parse(i, spec))
+        .collect::<Result<Vec<_>, _>>()?;
+    let kinds: Vec<SeatKind> = plans.iter().map(|p| p.kind).collect();
+    let mut game = G::new(&options, &kinds, rand::random())?;
+    if !kinds.contains(&SeatKind::Open) && !game.waits_for_start() {
+        game.start(&kinds)?;
+    }
+
+    let mut tokens = Vec::new();
+    let mut seat_rows = Vec::new();
+    for (seat, plan) in plans.iter().enumerate() {
+        let token_hash = if plan.kind == SeatKind::Human {
+            let (token, hash) = tokens::issue();
+            tokens.push(SeatToken { seat, token });
+            Some(hash.0.to_vec())
+        } else {
+            None
+        };
+        seat_rows.push(SeatRow {
+            seat: seat as i32,
+            name: plan.name.as_ref().map(|n| n.as_str().to_owned()),
+            kind: SeatKindWord::from(plan.kind),
+            level: match plan.kind {
+                SeatKind::Ai(level) => Some(level.as_str().into()),
+                _ => None,
+            },
+            token_hash,
+        });
+    }
+    let scored_players = if G::SCORED {
+        plans
+            .iter()
+            .filter(|p| p.kind == SeatKind::Human)
+            .filter_map(|p| p.name.as_ref().map(|n| n.as_str().to_owned()))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let now = crate::store::now();
+    let row = GameRow {
+        id: Uuid::now_v7(),
+        game: G::NAME.into(),
+        status: status_of(&game, &seat_rows),
+        version: 0,
+        turn: game.turn().map(|t| t as i32),
+        state: Json(state_json(&game)?),
+        result: None,
+        created_at: now,
+        updated_at: now,
+    };
+    svc.store
+        .create_game(&NewGame {
+            id: row.id,
+            game: row.game.clone(),
+            status: row.status,
+            turn: row.turn,
+            state: row.state.0.clone(),
+            seats: seat_rows.clone(),
+            scored_players,
+            at: now,
+        })
+        .await?;
+    // The creator sees the game as its first human seat would (its own hand, if any).
+    let viewer = tokens.first().map(|t| t.seat);
+    Ok(CreatedGame {
+        game: render(&row, &seat_rows, &game, viewer)?,
+        tokens,
+    })
+}
+
+/// A conditional read's answer.
+pub enum Read<V> {
+    /// The client's version is current (304).
+    Unchanged(i64),
+    Fresh(Box<GameResource<V>>),
+}
+
+/// The game as the token's seat (or a spectator) sees it.
+/// `unchanged` says whether the client already holds a version (`If-None-Match`); it is asked before
+/// the state is parsed and rendered, so a 304 costs only the row load.
+pub async fn get<G: TurnGame>(
+    svc: &Services,
+    id: Uuid,
+    token: Option<&TokenHash>,
+    unchanged: impl FnOnce(i64) -> bool,
+) -> ServiceResult<Read<G::View>> {
+    let record = load_record::<G>(svc, id).await?;
+    // The token is checked first: a 304 must not tell a wrong token anything either.
+    let viewer = seat_of(svc, &record, token).await?;
+    if unchanged(record.row.version) {
+        return Ok(Read::Unchanged(record.row.version));
+    }
+    let game: G = parse_state(&record)?;
+    let resource = render(&record.row, &record.seats, &game, viewer)?;
+    Ok(Read::Fresh(Box::new(resource)))
+}
+
+/// One move for the token's seat, then (for a game with `auto_ai`) the AI seats' answers.
+pub async fn play<G: TurnGame>(
+    svc: &Services,
+    id: Uuid,
+    token: Option<&TokenHash>,
+    if_match: Option<i64>,
+    mv: G::Move,
+) -> ServiceResult<Outcome<G>> {
+    let mut loaded = load::<G>(svc, id).await?;
+    let seat = require_seat(svc, &loaded.record, token).await?;
+    check_if_match("game", loaded.record.row.version, if_match)?;
+    ensure_active(&loaded)?;
+    if !loaded.game.may_act(seat, &mv) {
+        return Err(match loaded.game.turn() {
+            Some(expected) => ServiceError::NotYourTurn(format!(
+                "it is seat {expected}'s turn, not seat {seat}'s"
+            )),
+            None => ServiceError::GameOver,
+        });
+    }
+    let mut events = loaded.game.apply(seat, &mv)?;
+    save(svc, &mut loaded, Change::by(Some(seat), G::log_entry(&mv))).await?;
+    svc.metrics
+        .moves_applied
+        .with_label_values(&[G::NAME])
+        .inc();
+    events.extend(play_ai_seats(svc, &mut loaded).await?);
+    Ok(Outcome::of(rendered(&loaded, Some(seat))?, events))
+}
+
+/// Plays AI seats for a game with `auto_ai` until a human must (or could) act or the game ends.
+async fn play_ai_seats<G: TurnGame>(
+    svc: &Services,
+    loaded: &mut Loaded<G>,
+) -> ServiceResult<Vec<G::Event>> {
+    let mut events = Vec::new();
+    if !loaded.game.auto_ai() {
+        return Ok(events);
+    }
+    let kinds = seat_kinds(&loaded.record)?;
+    while loaded.game.result().is_none() && !loaded.game.humans_may_interject(&kinds) {
+        let Some(seat) = loaded.game.turn() else {
+            break;
+        };
+        let SeatKind::Ai(level) = kinds[seat] else {
+            break;
+        };
+        let budget = Duration::from_millis(DEFAULT_AI_TIME_MS);
+        let (choice, _) = think(svc, loaded, seat, level, budget).await?;
+        events.extend(loaded.game.apply(seat, &choice.chosen)?);
+        save(
+            svc,
+            loaded,
+            Change::by(Some(seat), G::log_entry(&choice.chosen)),
+        )
+        .await?;
+    }
+    Ok(events)
+}
+
+/// Runs the AI for `seat` on the pool; the choice and how long it took.
+async fn think<G: TurnGame>(
+    svc: &Services,
+    loaded: &Loaded<G>,
+    seat: Seat,
+    level: AiLevel,
+    time: Duration,
+) -> ServiceResult<(crate::games::AiChoice<G::Move>, Duration)> {
+    let thinker = loaded.game.clone();
+    let seed = ai_seed(loaded.record.row.id, loaded.record.row.version);
+    let started = Instant::now();
+    let choice = svc
+        .ai
+        .run_wide(move |threads| {
+            thinker.choose_move(
+                seat,
+                level,
+                AiBudget {
+                    time,
+                    threads,
+                    seed,
+                },
+            )
+        })
+        .await??;
+    let took = started.elapsed();
+    svc.metrics
+        .ai_think_seconds
+        .with_label_values(&[G::NAME, level.as_str()])
+        .observe(took.as_secs_f64());
+    Ok((choice, took))
+}
+
+/// An AI move for the seat to act: played for an AI seat, a hint (unless `apply`) for a human one.
+pub async fn ai_move<G: TurnGame>(
+    svc: &Services,
+    id: Uuid,
+    token: Option<&TokenHash>,
+    if_match: Option<i64>,
+    request: AiMoveRequest,
+) -> ServiceResult<Outcome<G>> {
+    let time_ms = request.time_ms.unwrap_or(DEFAULT_AI_TIME_MS);
+    if !(1..=MAX_AI_TIME_MS).contains(&time_ms) {
+        return Err(ServiceError::Invalid(format!(
+            "time_ms must be 1 to {MAX_AI_TIME_MS}, not {time_ms}"
+        )));
+    }
+    let mut loaded = load::<G>(svc, id).await?;
+    check_if_match("game", loaded.record.row.version, if_match)?;
+    ensure_active(&loaded)?;
+    let Some(seat) = loaded.game.turn() else {
+        return Err(ServiceError::IllegalMove("no seat is to act".into()));
+    };
+    let viewer = seat_of(svc, &loaded.record, token).await?;
+    let (level, apply) = match seat_kinds(&loaded.record)?[seat] {
+        SeatKind::Ai(level) => {
+            let apply = request.apply.unwrap_or(true);
+            // An AI seat's unplayed choice would show a card of a hidden hand.
+            if !apply && G::PRIVATE_VIEWS {
+                return Err(ServiceError::Invalid(format!(
+                    "seat {seat} is an AI with a hidden hand: its move can only be played (`apply`: true)"
+                )));
+            }
+            (request.level.unwrap_or(level), apply)
+        }
+        _ => {
+            // A human seat's hint may reveal what only that seat sees: its token is required.
+            match viewer {
+                Some(v) if v == seat => {}
+                Some(_) => {
+                    return Err(ServiceError::Forbidden(format!(
+                        "only seat {seat}'s token may ask for a move for seat {seat}"
+                    )))
+                }
+                None => {
+                    return Err(ServiceError::Unauthenticated(format!(
+                        "seat {seat} is human: asking an AI move for it needs its token"
+                    )))
+                }
+            }
+            (
+                request.level.unwrap_or_default(),
+                request.apply.unwrap_or(false),
+            )
+        }
+    };
+    let (choice, _) = think(svc, &loaded, seat, level, Duration::from_millis(time_ms)).await?;
+    // What the AI saw of a hidden hand stays with that hand's seat.
+    let analysis = if G::PRIVATE_VIEWS && viewer != Some(seat) {
+        None
+    } else {
+        choice.analysis
+    };
+    let mut events = Vec::new();
+    if apply {
+        events = loaded.game.apply(seat, &choice.chosen)?;
+        save(
+            svc,
+            &mut loaded,
+            Change::by(Some(seat), G::log_entry(&choice.chosen)),
+        )
+        .await?;
+        svc.metrics
+            .moves_applied
+            .with_label_values(&[G::NAME])
+            .inc();
+        events.extend(play_ai_seats(svc, &mut loaded).await?);
+    }
+    Ok(Outcome {
+        game: rendered(&loaded, viewer)?,
+        events,
+        chosen: Some(choice.chosen),
+        analysis,
+        applied: Some(apply),
+    })
+}
+
+/// Which way a take-back goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TakeBack {
+    Undo,
+    Redo,
+}
+
+/// Undo or redo. Any seat token of the game may ask; a game of AIs alone needs none.
+pub async fn take_back<G: TurnGame>(
+    svc: &Services,
+    id: Uuid,
+    token: Option<&TokenHash>,
+    if_match: Option<i64>,
+    direction: TakeBack,
+) -> ServiceResult<Outcome<G>> {
+    let mut loaded = load::<G>(svc, id).await?;
+    let kinds = seat_kinds(&loaded.record)?;
+    let by = match seat_of(svc, &loaded.record, token).await? {
+        Some(seat) => seat,
+        None if kinds.iter().all(|k| k.is_ai()) => loaded.game.turn().unwrap_or(0),
+        None => {
+            return Err(ServiceError::Unauthenticated(
+                "this action needs `Authorization: Bearer <seat token>`".into(),
+            ))
+        }
+    };
+    check_if_match("game", loaded.record.row.version, if_match)?;
+    // A scored game's result is final: its scores have moved. Others may take back the end
+    // (two passes in Go), never an abort.
+    let status = loaded.record.row.status;
+    if status == crate::games::GameStatus::Aborted
+        || (G::SCORED && status == crate::games::GameStatus::Finished)
+    {
+        return Err(ServiceError::GameOver);
+    }
+    let (events, word) = match direction {
+        TakeBack::Undo => (loaded.game.undo(by, &kinds)?, "undo"),
+        TakeBack::Redo => (loaded.game.redo(by, &kinds)?, "redo"),
+    };
+    save(
+        svc,
+        &mut loaded,
+        Change::by(Some(by), json!({ "action": word })),
+    )
+    .await?;
+    Ok(Outcome::of(rendered(&loaded, Some(by))?, events))
+}

@@ -1,0 +1,340 @@
+//! The conformance suite every turn-based game runs: one generic set of checks over real HTTP on
+//! both databases, instantiated per game by `conformance!` with a small fixture (a create body
+//! and two opening moves). A game added to the registry adds one `conformance!` line here.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+use common::TestApp;
+use parlor::games::TurnGame;
+use serde_json::{json, Value};
+
+/// What the suite needs to know about a game beyond its trait.
+pub struct Fixture {
+    /// A create body with two human seats (the suite adds nothing).
+    pub create: Value,
+    /// A legal first move for seat 0, and a legal answer for seat 1.
+    pub first: Value,
+    pub second: Value,
+}
+
+struct Created {
+    id: String,
+    tokens: Vec<String>,
+    body: Value,
+}
+
+async fn create<G: TurnGame>(app: &TestApp, fixture: &Fixture) -> Created {
+    let reply = app
+        .post(&format!("/v1/{}/games", G::NAME), fixture.create.clone())
+        .await;
+    assert_eq!(reply.status.as_u16(), 201, "{}", reply.text);
+    let id = reply.body["id"].as_str().expect("id").to_owned();
+    let mut tokens = vec![String::new(); reply.body["seats"].as_array().unwrap().len()];
+    for t in reply.body["tokens"].as_array().unwrap() {
+        tokens[t["seat"].as_u64().unwrap() as usize] = t["token"].as_str().unwrap().to_owned();
+    }
+    Created {
+        id,
+        tokens,
+        body: reply.body,
+    }
+}
+
+fn path<G: TurnGame>(id: &str, action: &str) -> String {
+    if action.is_empty() {
+        format!("/v1/{}/games/{id}", G::NAME)
+    } else {
+        format!("/v1/{}/games/{id}/{action}", G::NAME)
+    }
+}
+
+/// The state survives the store: a second server on the same database reads the same game, and
+/// the stored state is the rules' own serialisation (it parses back into the game type).
+pub async fn state_round_trips<G: TurnGame>(app: TestApp, fixture: Fixture) {
+    let game = create::<G>(&app, &fixture).await;
+    let moved = app
+        .post_as(
+            &path::<G>(&game.id, "moves"),
+            fixture.first.clone(),
+            &game.tokens[0],
+        )
+        .await;
+    assert_eq!(moved.status.as_u16(), 200, "{}", moved.text);
+    assert_eq!(moved.body["game"]["version"], 1, "{}", moved.text);
+    let read = app.get_as(&path::<G>(&game.id, ""), &game.tokens[0]).await;
+    assert_eq!(
+        read.body, moved.body["game"],
+        "a read equals the move's answer"
+    );
+
+    let store = common::open_store(&app.database_url).await;
+    let record = store
+        .load_game(game.id.parse().unwrap())
+        .await
+        .unwrap()
+        .expect("stored");
+    let parsed: G = serde_json::from_value(record.row.state.0.clone()).expect("state parses");
+    assert_eq!(
+        serde_json::to_value(&parsed).unwrap(),
+        record.row.state.0,
+        "the stored state round-trips through the game type"
+    );
+    let again = common::spawn_on(
+        &app.database_url,
+        None,
+        common::test_config(&app.database_url),
+    )
+    .await;
+    let reread = again
+        .get_as(&path::<G>(&game.id, ""), &game.tokens[0])
+        .await;
+    assert_eq!(reread.body, read.body, "another server reads the same game");
+}
+
+/// `view(None)` and `view(seat)`: a spectator and each seat see only what the game allows. For a
+/// game without private views every view is the same; for one with them, a view holds its own
+/// seat's private part and no other's, and nothing private reaches events or the log.
+pub async fn views_hold_nothing_private<G: TurnGame>(app: TestApp, fixture: Fixture) {
+    let game = create::<G>(&app, &fixture).await;
+    let spectator = app.get(&path::<G>(&game.id, "")).await.body;
+    let seats: Vec<Value> = futures_util::future::join_all(
+        game.tokens
+            .iter()
+            .map(|t| async { app.get_as(&path::<G>(&game.id, ""), t).await.body }),
+    )
+    .await;
+    if !G::PRIVATE_VIEWS {
+        for (seat, view) in seats.iter().enumerate() {
+            assert_eq!(
+                view["state"], spectator["state"],
+                "seat {seat} sees more than a spectator"
+            );
+        }
+        return;
+    }
+    let hand = |v: &Value| v["state"]["hand"].clone();
+    assert!(
+        hand(&spectator).is_null(),
+        "a spectator sees a hand: {spectator}"
+    );
+    for (seat, view) in seats.iter().enumerate() {
+        assert!(hand(view).is_array(), "seat {seat} does not see its hand");
+        for (other, other_view) in seats.iter().enumerate() {
+            if other != seat {
+                assert_ne!(
+                    hand(view),
+                    hand(other_view),
+                    "seats {seat} and {other} see one hand"
+                );
+            }
+        }
+        let text = serde_json::to_string(&view["state"]).unwrap();
+        for (other, other_view) in seats.iter().enumerate() {
+            let other_hand = serde_json::to_string(&hand(other_view)).unwrap();
+            assert!(
+                other == seat || !text.contains(&other_hand),
+                "seat {seat}'s view holds seat {other}'s hand"
+            );
+        }
+    }
+    let created = serde_json::to_string(&game.body).unwrap();
+    for (seat, view) in seats.iter().enumerate().skip(1) {
+        let other_hand = serde_json::to_string(&hand(view)).unwrap();
+        assert!(
+            !created.contains(&other_hand),
+            "the creator's answer holds seat {seat}'s hand"
+        );
+    }
+    let log = app.get(&path::<G>(&game.id, "moves")).await;
+    assert_eq!(log.status.as_u16(), 200);
+}
+
+/// Moves out of turn, after the end, with bad tokens, and with a stale `If-Match`.
+pub async fn refuses_what_it_must<G: TurnGame>(app: TestApp, fixture: Fixture) {
+    let game = create::<G>(&app, &fixture).await;
+    let moves = path::<G>(&game.id, "moves");
+    app.post_as(&moves, fixture.second.clone(), &game.tokens[1])
+        .await
+        .assert_problem(409, "not_your_turn");
+    app.post(&moves, fixture.first.clone())
+        .await
+        .assert_problem(401, "unauthorized");
+    app.post_as(&moves, fixture.first.clone(), &"ab".repeat(32))
+        .await
+        .assert_problem(401, "unauthorized");
+    let other = create::<G>(&app, &fixture).await;
+    app.post_as(&moves, fixture.first.clone(), &other.tokens[0])
+        .await
+        .assert_problem(403, "forbidden");
+    app.send(
+        reqwest::Method::POST,
+        &moves,
+        Some(&fixture.first),
+        Some(&game.tokens[0]),
+        &[("If-Match", "\"7\"")],
+    )
+    .await
+    .assert_problem(412, "precondition_failed");
+    let played = app
+        .send(
+            reqwest::Method::POST,
+            &moves,
+            Some(&fixture.first),
+            Some(&game.tokens[0]),
+            &[("If-Match", "\"0\"")],
+        )
+        .await;
+    assert_eq!(played.status.as_u16(), 200, "{}", played.text);
+    assert_eq!(played.header("etag"), Some("\"1\""));
+
+    let ended = app
+        .post_as(&path::<G>(&game.id, "end"), json!({}), &game.tokens[1])
+        .await;
+    assert_eq!(ended.status.as_u16(), 200, "{}", ended.text);
+    assert_eq!(ended.body["game"]["status"], "aborted", "{}", ended.text);
+    app.post_as(&moves, fixture.second.clone(), &game.tokens[1])
+        .await
+        .assert_problem(409, "game_over");
+    let log = app.get(&moves).await;
+    assert_eq!(log.body.as_array().map(Vec::len), Some(2), "{}", log.text);
+}
+
+/// Undo and redo answer exactly where the trait says they exist, and the OpenAPI document lists
+/// the game's routes and schemas.
+pub async fn routes_match_the_trait<G: TurnGame>(app: TestApp, fixture: Fixture) {
+    let game = create::<G>(&app, &fixture).await;
+    let doc = app.get("/openapi.json").await.body;
+    let paths = &doc["paths"];
+    for (action, exists) in [
+        ("undo", G::UNDO),
+        ("redo", G::REDO),
+        ("messages", G::MESSAGES),
+        ("join", true),
+        ("start", true),
+        ("end", true),
+        ("ai-move", true),
+        ("moves", true),
+    ] {
+        let documented = paths
+            .get(format!("/v1/{}/games/{{id}}/{action}", G::NAME))
+            .is_some();
+        assert_eq!(documented, exists, "{action}: documented {documented}");
+        if matches!(action, "undo" | "redo" | "messages") {
+            let reply = app
+                .post_as(&path::<G>(&game.id, action), json!({}), &game.tokens[0])
+                .await;
+            if exists {
+                assert_ne!(
+                    reply.status.as_u16(),
+                    404,
+                    "{action} exists: {}",
+                    reply.text
+                );
+            } else {
+                reply.assert_problem(404, "not_found");
+            }
+        }
+    }
+    assert!(paths.get(format!("/v1/{}/games", G::NAME)).is_some());
+    let title = {
+        let mut t = G::NAME.to_owned();
+        t[..1].make_ascii_uppercase();
+        t
+    };
+    for suffix in [
+        "Game", "Move", "View", "Event", "Options", "Outcome", "Created", "Joined",
+    ] {
+        assert!(
+            doc["components"]["schemas"]
+                .get(format!("{title}{suffix}"))
+                .is_some(),
+            "the document has no {title}{suffix} schema"
+        );
+    }
+    let listed = app.get(&format!("/v1/games?game={}", G::NAME)).await;
+    assert_eq!(listed.status.as_u16(), 200, "{}", listed.text);
+    assert!(listed.body["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|g| g["id"] == game.id.as_str()));
+}
+
+/// An open seat is joined through the generic road; the game starts when it fills; two racing
+/// joins for the last seat: one wins, one 409.
+pub async fn open_seats_join<G: TurnGame>(app: TestApp, fixture: Fixture) {
+    let mut body = fixture.create.clone();
+    body["players"][1] = json!({"open": true});
+    let game = create::<G>(
+        &app,
+        &Fixture {
+            create: body,
+            ..fixture
+        },
+    )
+    .await;
+    assert_eq!(game.body["status"], "waiting", "{}", game.body);
+    assert_eq!(game.tokens.len(), 2);
+    assert!(game.tokens[1].is_empty(), "an open seat has no token yet");
+    let join = path::<G>(&game.id, "join");
+    let (a, b) = tokio::join!(
+        app.post(&join, json!({"name": "bob"})),
+        app.post(&join, json!({"name": "carol"}))
+    );
+    let (won, lost) = if a.status.as_u16() == 200 {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    assert_eq!(won.status.as_u16(), 200, "{}", won.text);
+    lost.assert_problem(409, "conflict");
+    assert_eq!(won.body["seat"], 1);
+    assert_eq!(won.body["token"].as_str().map(str::len), Some(64));
+    assert_eq!(won.body["game"]["status"], "active", "{}", won.text);
+    app.post(&join, json!({"name": "dave"}))
+        .await
+        .assert_problem(409, "conflict");
+}
+
+macro_rules! conformance {
+    ($module:ident, $game:ty, $fixture:expr) => {
+        mod $module {
+            use super::*;
+
+            async fn state_round_trips(app: TestApp) {
+                super::state_round_trips::<$game>(app, $fixture).await
+            }
+            async fn views_hold_nothing_private(app: TestApp) {
+                super::views_hold_nothing_private::<$game>(app, $fixture).await
+            }
+            async fn refuses_what_it_must(app: TestApp) {
+                super::refuses_what_it_must::<$game>(app, $fixture).await
+            }
+            async fn routes_match_the_trait(app: TestApp) {
+                super::routes_match_the_trait::<$game>(app, $fixture).await
+            }
+            async fn open_seats_join(app: TestApp) {
+                super::open_seats_join::<$game>(app, $fixture).await
+            }
+
+            $crate::on_both_stores!(
+                state_round_trips,
+                views_hold_nothing_private,
+                refuses_what_it_must,
+                routes_match_the_trait,
+                open_seats_join,
+            );
+        }
+    };
+}
+
+conformance!(
+    gomoku,
+    parlor::games::gomoku::GomokuGame,
+    Fixture {
+        create: json!({"players": [{"name": "alice"}, {"name": "bob"}]}),
+        first: json!({"move": "h8"}),
+        second: json!({"move": "a1"}),
+    }
+);
