@@ -1,4 +1,4 @@
-//! 4. The AI pool: when it is full an ai-move is refused at once (a certain, not a lucky, full
+//! Scenario 4, the AI pool: when it is full an ai-move is refused at once (a certain, not a lucky, full
 //! pool), and a flood of slow AI requests does not starve plain reads.
 
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,4 +1,4 @@
-//! 3. The database restarted under load, twice (a clean `fast` stop, then a crash-like
+//! Scenario 3: The database restarted under load, twice (a clean `fast` stop, then a crash-like
 //! `immediate` one), on a private cluster: while it is down every route that needs it answers a
 //! proper 503 at once and `/health` stays 200; when it is back Parlor serves again by itself, and
 //! no acknowledged change is lost.

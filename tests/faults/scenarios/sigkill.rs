@@ -1,4 +1,4 @@
-//! 2. `kill -9` mid-load loses no acknowledged move, and the restarted server goes on where the
+//! Scenario 2: `kill -9` mid-load loses no acknowledged move, and the restarted server goes on where the
 //! log ends.
 
 use std::collections::HashSet;

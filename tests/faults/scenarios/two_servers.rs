@@ -1,4 +1,4 @@
-//! 1. Two server processes on one database, racing clients: every version is one acknowledged
+//! Scenario 1: Two server processes on one database, racing clients: every version is one acknowledged
 //! change, whichever server took it.
 
 use std::time::Instant;
