@@ -27,18 +27,18 @@ read -r passed failed ignored binaries < <(awk '
     n++
   }
   END { print p+0, f+0, g+0, n+0 }' "$log")
+skipped=0
+[ -s "$skips/skips.txt" ] && skipped=$(wc -l <"$skips/skips.txt")
 echo
 echo "=============================== test summary ==============================="
-echo "tests: $passed passed, $failed failed, $ignored ignored, in $binaries test binaries"
+echo "tests: $passed passed (of which $skipped skipped a part and ran nothing), $failed failed, $ignored ignored, in $binaries test binaries"
 # "test path::name ... ignored, reason" (libtest prints the reason when the attribute has one)
 ignored_names=$(sed -n 's/^test \(.*\) \.\.\. ignored\(, \(.*\)\)\{0,1\}$/\1|\3/p' "$log")
 if [ -n "$ignored_names" ]; then
   echo "ignored (marked #[ignore]):"
   while IFS='|' read -r name reason; do echo "  - $name${reason:+: $reason}"; done <<<"$ignored_names"
 fi
-skipped=0
-if [ -s "$skips/skips.txt" ]; then
-  skipped=$(wc -l <"$skips/skips.txt")
+if [ "$skipped" -gt 0 ]; then
   echo "skipped at run time for a missing part ($skipped; CI fails on these instead):"
   sed 's/^/  - /' "$skips/skips.txt"
 else
