@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::load::{http_client, moves_of, Ack, GameRef, Record};
+use super::load::{http_client, moves_of, read_game, Ack, GameRef, Record};
 use super::SIZE;
 
 /// Replays a move log into the move list it must produce; checks seats and occupancy on the way.
@@ -45,14 +45,7 @@ pub async fn verify_games(base: &str, games: &[GameRef], acks: &[Ack]) -> Vec<i6
     let http = http_client();
     let mut versions = Vec::new();
     for (g, game) in games.iter().enumerate() {
-        let state: Value = http
-            .get(format!("{base}/v1/gomoku/games/{}", game.id))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let state = read_game(&http, base, &game.id).await;
         let log_reply = http
             .get(format!("{base}/v1/gomoku/games/{}/moves", game.id))
             .send()

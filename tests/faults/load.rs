@@ -40,6 +40,17 @@ pub fn http_client() -> reqwest::Client {
         .expect("reqwest client")
 }
 
+/// A game as `base` shows it now (anonymously).
+pub async fn read_game(http: &reqwest::Client, base: &str, id: &str) -> Value {
+    let r = http
+        .get(format!("{base}/v1/gomoku/games/{id}"))
+        .send()
+        .await
+        .expect("read the game");
+    assert_eq!(r.status(), 200, "reading game {id}");
+    r.json().await.expect("a game as JSON")
+}
+
 /// A human-vs-human Gomoku game under load.
 #[derive(Clone, Debug)]
 pub struct GameRef {

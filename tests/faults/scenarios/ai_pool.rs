@@ -24,8 +24,8 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[i]
 }
 
-/// A game `players` (JSON array) created through `base`; its id.
-async fn create_game(http: &reqwest::Client, base: &str, players: Value) -> String {
+/// A game of `players` (a JSON array) created through `base`: the 201's body.
+async fn create_game(http: &reqwest::Client, base: &str, players: Value) -> Value {
     let r = http
         .post(format!("{base}/v1/gomoku/games"))
         .json(&json!({ "players": players }))
@@ -33,8 +33,11 @@ async fn create_game(http: &reqwest::Client, base: &str, players: Value) -> Stri
         .await
         .unwrap();
     assert_eq!(r.status(), 201);
-    let body: Value = r.json().await.unwrap();
-    body["id"].as_str().unwrap().to_owned()
+    r.json().await.unwrap()
+}
+
+fn id_of(created: &Value) -> String {
+    created["id"].as_str().unwrap().to_owned()
 }
 
 async fn ai_move(ex: &Exchange<'_>, id: &str, time_ms: u64) -> Record {
@@ -53,16 +56,8 @@ async fn ai_move(ex: &Exchange<'_>, id: &str, time_ms: u64) -> Record {
 /// A human-vs-`hard` game where black has played h8: the AI's answer is a real search (no
 /// opening shortcut, nothing forced), which spends at least a quarter of its budget.
 async fn game_for_a_slow_search(http: &reqwest::Client, base: &str) -> String {
-    let created: Value = http
-        .post(format!("{base}/v1/gomoku/games"))
-        .json(&json!({"players": [{"name": "slow"}, {"ai": "hard"}]}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let id = created["id"].as_str().unwrap().to_owned();
+    let created = create_game(http, base, json!([{"name": "slow"}, {"ai": "hard"}])).await;
+    let id = id_of(&created);
     let r = http
         .post(format!("{base}/v1/gomoku/games/{id}/moves"))
         .bearer_auth(created["tokens"][0]["token"].as_str().unwrap())
@@ -150,7 +145,7 @@ async fn ai_flood() {
     const THINK_MS: u64 = 1500;
     let mut ai_games = Vec::new();
     for _ in 0..FLOODERS {
-        ai_games.push(create_game(&http, &base, ai_vs_ai()).await);
+        ai_games.push(id_of(&create_game(&http, &base, ai_vs_ai()).await));
     }
     let read_game = create_games(&http, &base, 1).await.remove(0);
 
@@ -177,7 +172,7 @@ async fn ai_flood() {
                 }
                 if over {
                     // The AIs finished the game: flood a new one.
-                    id = create_game(&http, &base, ai_vs_ai()).await;
+                    id = id_of(&create_game(&http, &base, ai_vs_ai()).await);
                 }
             }
             out

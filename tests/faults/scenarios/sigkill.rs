@@ -10,7 +10,8 @@ use super::STEADY;
 use crate::common::{fresh_database, Db};
 use crate::invariants::{acks_of, verify_games};
 use crate::load::{
-    assert_answers, create_games, http_client, moves_of, point, summary, wait_until, Load, Tolerate,
+    assert_answers, create_games, http_client, moves_of, point, read_game, summary, wait_until,
+    Load, Tolerate,
 };
 use crate::process::Parlor;
 use crate::{deadline, MACHINE, SIZE};
@@ -82,14 +83,7 @@ async fn sigkill_loses_nothing(db: Db) {
     let versions = verify_games(&again.base, &games, &acks).await;
     // The restarted server goes on where the log ends.
     for (g, game) in games.iter().enumerate() {
-        let state: Value = http
-            .get(format!("{}/v1/gomoku/games/{}", again.base, game.id))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let state = read_game(&http, &again.base, &game.id).await;
         if state["status"] != "active" {
             continue;
         }

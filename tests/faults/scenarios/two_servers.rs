@@ -3,12 +3,10 @@
 
 use std::time::Instant;
 
-use serde_json::Value;
-
 use crate::common::{fresh_database, Db};
 use crate::invariants::{acks_of, verify_games};
 use crate::load::{
-    assert_answers, count, create_games, http_client, summary, Load, Style, Tolerate,
+    assert_answers, count, create_games, http_client, read_game, summary, Load, Style, Tolerate,
 };
 use crate::process::Parlor;
 use crate::{deadline, MACHINE};
@@ -69,14 +67,7 @@ async fn two_servers_race(db: Db) {
     let versions = verify_games(&a.base, &games, &acks).await;
     // Both servers see the same games, and every version comes from one acknowledged change.
     for (g, game) in games.iter().enumerate() {
-        let via_b: Value = http
-            .get(format!("{}/v1/gomoku/games/{}", b.base, game.id))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let via_b = read_game(&http, &b.base, &game.id).await;
         assert_eq!(
             via_b["version"], versions[g],
             "game {g} differs between servers"
