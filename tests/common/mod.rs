@@ -98,13 +98,14 @@ pub fn skip(missing: &str, how: &str) {
 pub const HOW_TO_GET_POSTGRES: &str = "start PostgreSQL and set \
     TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test, as .ci/run does";
 
-/// The path of `program` on `PATH`, or a skip (a failure in CI) naming it and `how` to get it.
+/// The path of `program` on `PATH` (or in /usr/games, where Debian puts gnugo), or a skip (a
+/// failure in CI) naming it and `how` to get it.
 pub fn require_program(program: &str, how: &str) -> Option<PathBuf> {
-    let found = std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|dir| dir.join(program))
-            .find(|path| path.is_file())
-    });
+    let paths = std::env::var_os("PATH").unwrap_or_default();
+    let found = std::env::split_paths(&paths)
+        .chain([PathBuf::from("/usr/games")])
+        .map(|dir| dir.join(program))
+        .find(|path| path.is_file());
     if found.is_none() {
         skip(&format!("`{program}` on PATH"), how);
     }
