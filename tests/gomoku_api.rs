@@ -209,7 +209,8 @@ async fn ai_hints_and_ai_seat_rules(app: TestApp) {
     // With apply, the AI plays for the human.
     let played = app
         .post_as(&path, json!({"apply": true, "level": "easy"}), &black)
-        .await;
+        .await
+        .expect(200);
     assert_eq!(played.body["applied"], true);
     assert_eq!(played.body["game"]["version"], 1);
     for bad in [json!({"time_ms": 0}), json!({"time_ms": 10001})] {
@@ -227,15 +228,18 @@ async fn undo_against_an_ai_returns_to_the_human(app: TestApp) {
         .create_gomoku(json!({"players": [{"name": "gina"}, {"ai": "easy"}]}))
         .await;
     let human = tokens[0].clone().unwrap();
-    app.gomoku_move(&id, &human, "h8").await;
+    app.gomoku_move(&id, &human, "h8").await.expect(200);
     let ai = app
         .post(&format!("/v1/gomoku/games/{id}/ai-move"), json!({}))
-        .await;
+        .await
+        .expect(200);
     assert_eq!(ai.body["game"]["turn"], 0);
-    app.gomoku_move(&id, &human, "a1").await;
+    // The AI never takes a1 here (it answers next to h8), so a1 is free.
+    app.gomoku_move(&id, &human, "a1").await.expect(200);
     let ai = app
         .post(&format!("/v1/gomoku/games/{id}/ai-move"), json!({}))
-        .await;
+        .await
+        .expect(200);
     assert_eq!(ai.body["game"]["version"], 4);
     // Undo takes back the AI's answer and the human's move: the human is to play again.
     let undo_path = format!("/v1/gomoku/games/{id}/undo");
@@ -411,9 +415,9 @@ async fn leaderboard_orders_by_score(app: TestApp) {
         .await;
     let (b, w) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
     for i in 0..5 {
-        app.gomoku_move(&id, &b, BLACK[i]).await;
+        app.gomoku_move(&id, &b, BLACK[i]).await.expect(200);
         if i < 4 {
-            app.gomoku_move(&id, &w, WHITE[i]).await;
+            app.gomoku_move(&id, &w, WHITE[i]).await.expect(200);
         }
     }
     let board = app.get("/v1/players?game=gomoku&limit=100").await;

@@ -19,9 +19,13 @@ async fn health_ready_metrics_and_docs() {
         .create_gomoku(json!({"players": [{"name": "m"}, {"ai": "easy"}]}))
         .await;
     app.gomoku_move(&id, tokens[0].as_ref().unwrap(), "h8")
-        .await;
-    app.post(&format!("/v1/gomoku/games/{id}/ai-move"), json!({}))
-        .await;
+        .await
+        .expect(200);
+    let ai = app
+        .post(&format!("/v1/gomoku/games/{id}/ai-move"), json!({}))
+        .await
+        .expect(200);
+    assert_eq!(ai.body["applied"], true, "{}", ai.text);
     let metrics = app.get("/metrics").await;
     assert_eq!(metrics.status, 200);
     for needle in [
@@ -70,8 +74,8 @@ async fn scores_survive_a_restart() {
                 .await;
             let (b, w) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
             for (bp, wp) in [("h8", "a1"), ("i8", "a2"), ("j8", "a3"), ("k8", "a4")] {
-                app.gomoku_move(&id, &b, bp).await;
-                app.gomoku_move(&id, &w, wp).await;
+                app.gomoku_move(&id, &b, bp).await.expect(200);
+                app.gomoku_move(&id, &w, wp).await.expect(200);
             }
             assert_eq!(
                 app.gomoku_move(&id, &b, "l8").await.body["game"]["status"],

@@ -238,8 +238,11 @@ async fn deck_sessions_draw_undo_reselect_shuffle(app: TestApp) {
     app.post(&format!("{path}/undo"), json!({}))
         .await
         .assert_problem(422, "illegal_move");
-    app.post(&format!("{path}/draw"), json!({"count": 57}))
-        .await;
+    let all = app
+        .post(&format!("{path}/draw"), json!({"count": 57}))
+        .await
+        .expect(200);
+    assert_eq!(all.body["deck"]["remaining"], 0, "{}", all.text);
     app.post(&format!("{path}/draw"), json!({"count": 1}))
         .await
         .assert_problem(422, "illegal_move");

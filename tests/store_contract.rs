@@ -161,9 +161,7 @@ async fn contract(db: Db) {
     assert_eq!(older[0].row.id, game.id);
     assert_eq!(older[0].seats.len(), 2);
 
-    // Leaderboard order.
-    let board = store.leaderboard("gomoku", 1000).await.unwrap();
-    assert!(board.windows(2).all(|w| w[0].score >= w[1].score));
+    leaderboard_order(store.as_ref(), &player).await;
 
     // Decks: compare-and-swap too.
     let now = Utc::now();
@@ -184,6 +182,51 @@ async fn contract(db: Db) {
     ));
     let loaded = store.load_deck(deck.id).await.unwrap().unwrap();
     assert_eq!((loaded.version, loaded.state.0), (1, json!({"cards": 56})));
+}
+
+/// Four more players finish games with distinct score changes (and two tie, to check the
+/// tie-break by name); the leaderboard lists all five best first, exactly.
+async fn leaderboard_order(store: &dyn GameStore, first: &str) {
+    let tag = rand::random::<u32>();
+    // (name, score change): the ties are broken by name, so "b…" is listed before "c…".
+    let changes = [
+        (format!("a{tag}"), -300),
+        (format!("c{tag}"), 200),
+        (format!("d{tag}"), 500),
+        (format!("b{tag}"), 200),
+    ];
+    for (name, delta) in &changes {
+        let game = new_game(name);
+        store.create_game(&game).await.unwrap();
+        let mut end = change(&game, 0, "h8");
+        end.status = "finished".into();
+        end.turn = None;
+        end.scores.push(ScoreChange {
+            name: name.clone(),
+            delta: *delta,
+            win: *delta > 0,
+            loss: *delta < 0,
+            draw: false,
+        });
+        store.commit(&end).await.unwrap();
+    }
+    let board = store.leaderboard("gomoku", 1000).await.unwrap();
+    let listed: Vec<(&str, i64)> = board.iter().map(|p| (p.name.as_str(), p.score)).collect();
+    let expected = vec![
+        (changes[2].0.as_str(), 1500),
+        (changes[3].0.as_str(), 1200),
+        (changes[1].0.as_str(), 1200),
+        (first, 1100),
+        (changes[0].0.as_str(), 700),
+    ];
+    assert_eq!(listed, expected, "best first, ties by name");
+    // The limit cuts from the bottom.
+    let top = store.leaderboard("gomoku", 2).await.unwrap();
+    assert_eq!(
+        top.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(),
+        vec![expected[0].0, expected[1].0]
+    );
+    assert!(store.leaderboard("poker", 10).await.unwrap().is_empty());
 }
 
 #[actix_web::test]

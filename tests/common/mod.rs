@@ -1,9 +1,16 @@
 //! Test support: start a real Parlor on a random port against a fresh database, and talk to it
 //! over real HTTP. SQLite always; PostgreSQL when `TEST_DATABASE_URL` is set (each app gets a schema
 //! of its own, so tests never see each other's rows or a stale migration).
+//!
+//! A test that lacks a part of the machine (PostgreSQL, `initdb`, `gnugo`, …) goes through
+//! [`skip`]: in CI (`CI` set, or `PARLOR_REQUIRE_PG=1`) that is a failure naming the part and how
+//! to get it; elsewhere the skip is written straight to the terminal (past libtest's capture) and
+//! to `target/parlor-skips/`, which `tools/test_summary.sh` sums up at the end of the run.
 
 #![allow(dead_code)]
 
+use std::io::Write;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -28,7 +35,85 @@ pub struct TestApp {
     _dir: Option<tempfile::TempDir>,
 }
 
-/// A fresh, migrated database URL, or `None` for PostgreSQL without `TEST_DATABASE_URL`.
+/// Whether a missing part fails the test instead of skipping it: in CI, or when asked.
+pub fn strict() -> bool {
+    let set = |var: &str, off: &[&str]| {
+        std::env::var(var).is_ok_and(|v| !v.is_empty() && !off.contains(&v.as_str()))
+    };
+    set("CI", &["0", "false"]) || set("PARLOR_REQUIRE_PG", &["0"])
+}
+
+/// Where skips are recorded: `target/parlor-skips/` (the test binary lives in
+/// `target/<profile>/deps/`), or `PARLOR_SKIPS_DIR`.
+pub fn skips_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("PARLOR_SKIPS_DIR") {
+        return dir.into();
+    }
+    let exe = std::env::current_exe().unwrap_or_default();
+    exe.ancestors()
+        .nth(3)
+        .map_or_else(std::env::temp_dir, PathBuf::from)
+        .join("parlor-skips")
+}
+
+/// The running test lacks `missing`; `how` tells how to get it. In CI this panics. Elsewhere it
+/// prints one `SKIPPED` line that `cargo test` shows (written to the terminal, not to libtest's
+/// captured output) and records it for the end-of-run summary; the caller then returns.
+pub fn skip(missing: &str, how: &str) {
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("(unnamed test)")
+        .to_owned();
+    if strict() {
+        panic!("{test} needs {missing}, which is missing (CI skips nothing): {how}");
+    }
+    let binary = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .map(|stem| {
+            stem.rsplit_once('-')
+                .map_or(stem.clone(), |(name, _)| name.to_owned())
+        })
+        .unwrap_or_default();
+    let line = format!("{binary}::{test}: no {missing}; {how}");
+    let _ = writeln!(std::io::stderr(), "SKIPPED {line}");
+    let dir = skips_dir();
+    let recorded = std::fs::create_dir_all(&dir).and_then(|()| {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(dir.join("skips.txt"))?
+            .write_all(format!("{line}\n").as_bytes())
+    });
+    if let Err(e) = recorded {
+        let _ = writeln!(
+            std::io::stderr(),
+            "(could not record the skip in {}: {e})",
+            dir.display()
+        );
+    }
+}
+
+/// How to get PostgreSQL for the tests.
+pub const HOW_TO_GET_POSTGRES: &str = "start PostgreSQL and set \
+    TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test, as .ci/run does";
+
+/// The path of `program` on `PATH` (or in /usr/games, where Debian puts gnugo), or a skip (a
+/// failure in CI) naming it and `how` to get it.
+pub fn require_program(program: &str, how: &str) -> Option<PathBuf> {
+    let paths = std::env::var_os("PATH").unwrap_or_default();
+    let found = std::env::split_paths(&paths)
+        .chain([PathBuf::from("/usr/games")])
+        .map(|dir| dir.join(program))
+        .find(|path| path.is_file());
+    if found.is_none() {
+        skip(&format!("`{program}` on PATH"), how);
+    }
+    found
+}
+
+/// A fresh, migrated database URL, or `None` (after [`skip`]) for PostgreSQL without
+/// `TEST_DATABASE_URL`.
 pub async fn fresh_database(db: Db) -> Option<(String, Option<tempfile::TempDir>)> {
     match db {
         Db::Sqlite => {
@@ -38,7 +123,10 @@ pub async fn fresh_database(db: Db) -> Option<(String, Option<tempfile::TempDir>
         }
         Db::Postgres => {
             let Ok(base) = std::env::var("TEST_DATABASE_URL") else {
-                eprintln!("TEST_DATABASE_URL is not set: skipping the PostgreSQL run");
+                skip(
+                    "PostgreSQL (TEST_DATABASE_URL is not set)",
+                    HOW_TO_GET_POSTGRES,
+                );
                 return None;
             };
             let now = SystemTime::now()
@@ -97,7 +185,8 @@ pub fn test_config(database_url: &str) -> Config {
     }
 }
 
-/// A running app on a fresh database; `None` when that database is not configured.
+/// A running app on a fresh database; `None` (after [`skip`]) when that database is not
+/// configured.
 pub async fn spawn(db: Db) -> Option<TestApp> {
     let (url, dir) = fresh_database(db).await?;
     Some(spawn_on(&url, dir, test_config(&url)).await)
@@ -144,6 +233,13 @@ impl Reply {
             body,
             text,
         }
+    }
+
+    /// Asserts the status (showing the body when it differs) and hands the reply on.
+    #[track_caller]
+    pub fn expect(self, status: u16) -> Self {
+        assert_eq!(self.status.as_u16(), status, "body: {}", self.text);
+        self
     }
 
     pub fn header(&self, name: &str) -> Option<&str> {

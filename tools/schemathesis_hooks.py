@@ -1,0 +1,116 @@
+"""Schemathesis hooks for tools/schemathesis.sh.
+
+- Explicit OpenAPI links, added to the document as it is loaded: a created game or deck leads to
+  the routes of that game or deck, and a move or a draw to the next one, so the stateful phase
+  plays real sequences. (Inferred links are off in tools/schemathesis.toml: schemathesis inferred
+  "create game -> GET /v1/players/{name}" from a player name in the body, a link that does not
+  exist.)
+- Routes that need a seat token answer 401/403 to every random token and 404 to every random game
+  id, and deck routes 404 to random deck ids, so on their own they are fuzzed only up to that
+  check. Most such requests get a real game (with one of its seat tokens) or a real deck (with a
+  card drawn first, so undo and reselect have one to act on): the ones the script created
+  (PARLOR_FUZZ_GAMES="id:token:token,...", PARLOR_FUZZ_DECKS="id,...") and every one the run
+  creates. The choices come from SCHEMATHESIS_SEED, so a run replays.
+"""
+
+import os
+import random
+
+import requests
+import schemathesis
+
+BASE = os.environ.get("PARLOR_FUZZ_BASE", "")
+GAMES: dict[str, list[str]] = {}
+for entry in filter(None, os.environ.get("PARLOR_FUZZ_GAMES", "").split(",")):
+    game_id, *tokens = entry.split(":")
+    GAMES[game_id] = tokens
+DECKS: list[str] = list(filter(None, os.environ.get("PARLOR_FUZZ_DECKS", "").split(",")))
+
+RNG = random.Random(int(os.environ.get("SCHEMATHESIS_SEED", "0")))
+
+# A share of the requests keeps what schemathesis generated (a random token, none, a foreign id),
+# so the 401/403/404 paths stay fuzzed too.
+KEEP_GENERATED = 0.2
+
+GAME = "/v1/gomoku/games/{id}"
+DECK = "/v1/poker/decks/{id}"
+
+
+def _ref(path: str, method: str) -> str:
+    return "#/paths/" + path.replace("~", "~0").replace("/", "~1") + "/" + method
+
+
+def _link(target_path: str, method: str, id_from: str) -> dict:
+    return {"operationRef": _ref(target_path, method), "parameters": {"path.id": id_from}}
+
+
+def _add_links(paths: dict, source: tuple[str, str, str], targets: list[tuple[str, str]], id_from: str) -> None:
+    path, method, status = source
+    response = paths.get(path, {}).get(method, {}).get("responses", {}).get(status)
+    if response is None:
+        return
+    links = response.setdefault("links", {})
+    for target_path, target_method in targets:
+        if target_method in paths.get(target_path, {}):
+            name = f"{target_method.upper()} {target_path}"
+            links[name] = _link(target_path, target_method, id_from)
+
+
+GAME_ROUTES = [(GAME, "get"), (GAME + "/moves", "get"), (GAME + "/moves", "post"), (GAME + "/undo", "post"), (GAME + "/ai-move", "post")]
+DECK_ROUTES = [(DECK, "get"), (DECK + "/draw", "post"), (DECK + "/undo", "post"), (DECK + "/reselect", "post"), (DECK + "/shuffle", "post")]
+
+
+@schemathesis.hook
+def before_load_schema(context, raw_schema):
+    paths = raw_schema.get("paths", {})
+    _add_links(paths, ("/v1/gomoku/games", "post", "201"), GAME_ROUTES, "$response.body#/id")
+    _add_links(paths, ("/v1/poker/decks", "post", "201"), DECK_ROUTES, "$response.body#/id")
+    for path, method in GAME_ROUTES[2:]:
+        _add_links(paths, (path, method, "200"), GAME_ROUTES, "$request.path.id")
+    for path, method in DECK_ROUTES[1:]:
+        _add_links(paths, (path, method, "200"), DECK_ROUTES, "$request.path.id")
+
+
+@schemathesis.hook
+def after_call(context, case, response):
+    if case.method.upper() != "POST" or response.status_code != 201:
+        return
+    body = response.json()
+    if case.path == "/v1/gomoku/games":
+        tokens = [t["token"] for t in body.get("tokens", []) if t.get("token")]
+        if tokens:
+            GAMES[body["id"]] = tokens
+    elif case.path == "/v1/poker/decks":
+        DECKS.append(body["id"])
+
+
+def _use_a_real_game(case) -> None:
+    game_id = case.path_parameters.get("id")
+    if game_id not in GAMES:
+        game_id = RNG.choice(sorted(GAMES))
+        case.path_parameters["id"] = game_id
+    if case.headers is None:
+        case.headers = {}
+    case.headers["Authorization"] = "Bearer " + RNG.choice(GAMES[game_id])
+
+
+def _use_a_real_deck(case) -> None:
+    deck_id = case.path_parameters.get("id")
+    if deck_id not in DECKS:
+        deck_id = RNG.choice(DECKS)
+        case.path_parameters["id"] = deck_id
+    if case.headers and "If-Match" in case.headers and RNG.random() < 0.5:
+        del case.headers["If-Match"]
+    if BASE and case.path.endswith(("/undo", "/reselect")):
+        # Something to take back or swap; a full or missing deck just says so.
+        requests.post(f"{BASE}/v1/poker/decks/{deck_id}/draw", json={"count": 1}, timeout=10)
+
+
+@schemathesis.hook
+def before_call(context, case, kwargs):
+    if RNG.random() < KEEP_GENERATED:
+        return
+    if case.path.startswith(GAME) and GAMES:
+        _use_a_real_game(case)
+    elif case.path.startswith(DECK) and DECKS:
+        _use_a_real_deck(case)
