@@ -199,7 +199,7 @@ async fn leaderboard_order(store: &dyn GameStore, first: &str) {
         let game = new_game(name);
         store.create_game(&game).await.unwrap();
         let mut end = change(&game, 0, "h8");
-        end.status = "finished".into();
+        end.status = GameStatus::Finished;
         end.turn = None;
         end.scores.push(ScoreChange {
             name: name.clone(),

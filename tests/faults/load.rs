@@ -331,9 +331,11 @@ pub async fn step(
     if record.status == Some(200) {
         record.ack = Some(Ack {
             game: ex.game,
-            version: reply["version"].as_i64().expect("a 200 names its version"),
+            version: reply["game"]["version"]
+                .as_i64()
+                .expect("a 200 names its version"),
             action,
-            moves: moves_of(&reply),
+            moves: moves_of(&reply["game"]),
         });
     }
     out.push(record);

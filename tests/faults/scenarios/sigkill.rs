@@ -103,7 +103,7 @@ async fn sigkill_loses_nothing(db: Db) {
             .unwrap();
         assert_eq!(r.status(), 200, "game {g}: {}", r.text().await.unwrap());
         let body: Value = r.json().await.unwrap();
-        assert_eq!(body["version"], versions[g] + 1);
+        assert_eq!(body["game"]["version"], versions[g] + 1);
     }
 }
 
