@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 
 use crate::service::ServiceError;
 
-/// One error type for the whole API; `code` is the stable machine word from API.md.
+/// One error type for the whole API; `code` is the stable machine word of docs/API.md.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
     /// Not JSON, wrong types, unknown enum values or fields, bad notation.

@@ -226,64 +226,44 @@ pub async fn draw(
     change(&app, *id, if_match, action).await
 }
 
-/// The seed's undo: the last drawn card goes back on top.
-#[utoipa::path(post, path = "/v1/poker/decks/{id}/undo", tag = "poker",
-    params(("id" = Uuid, Path, description = "Deck id")),
-    responses(
-        (status = 200, description = "`returned` went back", body = DeckChange, headers(("ETag" = String))),
-        (status = 404, response = NotFound),
-        (status = 409, response = Conflict),
-        (status = 412, response = PreconditionFailed),
-        (status = 422, response = Unprocessable),
-        (status = 503, response = Unavailable),
-    ))]
-pub async fn undo(
-    _: web::Query<super::NoParams>,
-    app: web::Data<AppState>,
-    id: web::Path<Uuid>,
-    if_match: IfMatch,
-) -> Result<HttpResponse, ApiError> {
-    change(&app, *id, if_match, DeckAction::Undo).await
+/// A body-less deck action: its handler and documentation, written once for the three.
+macro_rules! deck_action {
+    ($(#[doc = $doc:literal])* $name:ident, $path:literal, $action:expr, $ok:literal) => {
+        $(#[doc = $doc])*
+        #[utoipa::path(post, path = $path, tag = "poker",
+            params(("id" = Uuid, Path, description = "Deck id")),
+            responses(
+                (status = 200, description = $ok, body = DeckChange, headers(("ETag" = String))),
+                (status = 404, response = NotFound),
+                (status = 409, response = Conflict),
+                (status = 412, response = PreconditionFailed),
+                (status = 422, response = Unprocessable),
+                (status = 503, response = Unavailable),
+            ))]
+        pub async fn $name(
+            _: web::Query<super::NoParams>,
+            app: web::Data<AppState>,
+            id: web::Path<Uuid>,
+            if_match: IfMatch,
+        ) -> Result<HttpResponse, ApiError> {
+            change(&app, *id, if_match, $action).await
+        }
+    };
 }
 
-/// The seed's re-select: the last drawn card goes back to a random place and a card is drawn.
-#[utoipa::path(post, path = "/v1/poker/decks/{id}/reselect", tag = "poker",
-    params(("id" = Uuid, Path, description = "Deck id")),
-    responses(
-        (status = 200, description = "`returned` went back, `cards` holds the new card", body = DeckChange, headers(("ETag" = String))),
-        (status = 404, response = NotFound),
-        (status = 409, response = Conflict),
-        (status = 412, response = PreconditionFailed),
-        (status = 422, response = Unprocessable),
-        (status = 503, response = Unavailable),
-    ))]
-pub async fn reselect(
-    _: web::Query<super::NoParams>,
-    app: web::Data<AppState>,
-    id: web::Path<Uuid>,
-    if_match: IfMatch,
-) -> Result<HttpResponse, ApiError> {
-    change(&app, *id, if_match, DeckAction::Reselect).await
-}
-
-/// Every drawn card back, and the whole deck shuffled again.
-#[utoipa::path(post, path = "/v1/poker/decks/{id}/shuffle", tag = "poker",
-    params(("id" = Uuid, Path, description = "Deck id")),
-    responses(
-        (status = 200, description = "`returned` went back", body = DeckChange, headers(("ETag" = String))),
-        (status = 404, response = NotFound),
-        (status = 409, response = Conflict),
-        (status = 412, response = PreconditionFailed),
-        (status = 503, response = Unavailable),
-    ))]
-pub async fn shuffle(
-    _: web::Query<super::NoParams>,
-    app: web::Data<AppState>,
-    id: web::Path<Uuid>,
-    if_match: IfMatch,
-) -> Result<HttpResponse, ApiError> {
-    change(&app, *id, if_match, DeckAction::Shuffle).await
-}
+deck_action!(
+    /// The seed's undo: the last drawn card goes back on top (422 when nothing is drawn).
+    undo, "/v1/poker/decks/{id}/undo", DeckAction::Undo, "`returned` went back"
+);
+deck_action!(
+    /// The seed's re-select: the last drawn card goes back to a random place and a card is drawn.
+    reselect, "/v1/poker/decks/{id}/reselect", DeckAction::Reselect,
+    "`returned` went back, `cards` holds the new card"
+);
+deck_action!(
+    /// Every drawn card back, and the whole deck shuffled again.
+    shuffle, "/v1/poker/decks/{id}/shuffle", DeckAction::Shuffle, "`returned` went back"
+);
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     use super::resource;

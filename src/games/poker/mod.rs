@@ -1,5 +1,5 @@
 //! Poker with a 57-card deck (52 cards and 5 jokers), after seed 003: hands of five, jokers wild,
-//! and the seed's own tie rules (RULES.md, Poker). Pure rules: no I/O.
+//! and the seed's own tie rules (docs/RULES.md, Poker). Pure rules: no I/O.
 //!
 //! - [`card`]: cards, codes (`"TS"`, `"10s"`, `"JK"`), the deck.
 //! - [`eval`]: [`strength`] (fast: table lookups, no allocation) and [`evaluate`] (category and

@@ -111,18 +111,6 @@ async fn ai_move<G: TurnGame>(
     Ok(changed(outcome.game.version, &outcome))
 }
 
-async fn take_back<G: TurnGame, const REDO: bool>(
-    app: web::Data<AppState>,
-    id: web::Path<Uuid>,
-    _: web::Query<NoParams>,
-    bearer: Bearer,
-    if_match: IfMatch,
-) -> Result<HttpResponse, ApiError> {
-    let direction = if REDO { TakeBack::Redo } else { TakeBack::Undo };
-    let outcome = turns::take_back::<G>(&app, *id, bearer.hash(), if_match.0, direction).await?;
-    Ok(changed(outcome.game.version, &outcome))
-}
-
 async fn join<G: TurnGame>(
     app: web::Data<AppState>,
     id: web::Path<Uuid>,
@@ -134,18 +122,26 @@ async fn join<G: TurnGame>(
     Ok(changed(joined.game.version, &joined))
 }
 
-/// `start` or `end`.
-async fn seating<G: TurnGame, const END: bool>(
+/// The seat actions without a body, by number (const generics take no enums).
+const UNDO: u8 = 0;
+const REDO: u8 = 1;
+const START: u8 = 2;
+const END: u8 = 3;
+
+/// `undo`, `redo`, `start` or `end`: a seat token, an optional `If-Match`, no body.
+async fn seat_action<G: TurnGame, const ACTION: u8>(
     app: web::Data<AppState>,
     id: web::Path<Uuid>,
     _: web::Query<NoParams>,
     bearer: Bearer,
     if_match: IfMatch,
 ) -> Result<HttpResponse, ApiError> {
-    let outcome = if END {
-        turns::end::<G>(&app, *id, bearer.hash(), if_match.0).await?
-    } else {
-        turns::start::<G>(&app, *id, bearer.hash(), if_match.0).await?
+    let (id, token, if_match) = (*id, bearer.hash(), if_match.0);
+    let outcome = match ACTION {
+        UNDO => turns::take_back::<G>(&app, id, token, if_match, TakeBack::Undo).await?,
+        REDO => turns::take_back::<G>(&app, id, token, if_match, TakeBack::Redo).await?,
+        START => turns::start::<G>(&app, id, token, if_match).await?,
+        _ => turns::end::<G>(&app, id, token, if_match).await?,
     };
     Ok(changed(outcome.game.version, &outcome))
 }
@@ -227,17 +223,20 @@ fn routes<G: TurnGame>(cfg: &mut web::ServiceConfig) {
         .service(resource(&paths.action("ai-move"), "POST").route(web::post().to(ai_move::<G>)))
         .service(resource(&paths.action("join"), "POST").route(web::post().to(join::<G>)))
         .service(
-            resource(&paths.action("start"), "POST").route(web::post().to(seating::<G, false>)),
+            resource(&paths.action("start"), "POST")
+                .route(web::post().to(seat_action::<G, START>)),
         )
-        .service(resource(&paths.action("end"), "POST").route(web::post().to(seating::<G, true>)));
+        .service(
+            resource(&paths.action("end"), "POST").route(web::post().to(seat_action::<G, END>)),
+        );
     if G::UNDO {
         cfg.service(
-            resource(&paths.action("undo"), "POST").route(web::post().to(take_back::<G, false>)),
+            resource(&paths.action("undo"), "POST").route(web::post().to(seat_action::<G, UNDO>)),
         );
     }
     if G::REDO {
         cfg.service(
-            resource(&paths.action("redo"), "POST").route(web::post().to(take_back::<G, true>)),
+            resource(&paths.action("redo"), "POST").route(web::post().to(seat_action::<G, REDO>)),
         );
     }
     if G::MESSAGES {

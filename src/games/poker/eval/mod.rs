@@ -1,4 +1,4 @@
-//! Hand evaluation with jokers and the seed's tie rules (RULES.md, Poker).
+//! Hand evaluation with jokers and the seed's tie rules (docs/RULES.md, Poker).
 //!
 //! A joker stands for any card, even one already in the hand, and a hand takes the
 //! interpretation that ranks highest. Outside a flush a joker stands for a rank only: it has no
@@ -124,7 +124,7 @@ pub struct Eval {
 
 /// The strength of five cards: distinct real cards plus up to five jokers (validate with
 /// [`validate_one_deck`](super::validate_one_deck); a real card twice gives a meaningless value,
-/// never a panic). Orders any two hands exactly as RULES.md does.
+/// never a panic). Orders any two hands exactly as docs/RULES.md does.
 #[inline]
 pub fn strength(cards: &[Card; HAND_SIZE]) -> u32 {
     tables::tables().strength(cards)

@@ -1,4 +1,4 @@
-//! A slow evaluator written straight from RULES.md, for tests only, sharing no code with the
+//! A slow evaluator written straight from docs/RULES.md, for tests only, sharing no code with the
 //! fast path: every joker is tried as every one of the 52 cards (jokers are interchangeable, so
 //! multisets of substitutions cover every case), each resulting five cards is judged by the rules
 //! as written, and the best judgement wins.
@@ -63,7 +63,7 @@ fn substitute(first: u8, left: usize, played: &mut Vec<Played>, best: &mut Optio
     }
 }
 
-/// Five played cards judged by RULES.md.
+/// Five played cards judged by docs/RULES.md.
 pub(super) fn judge(cards: &[Played; HAND_SIZE]) -> Judgement {
     let mut counts = [0u8; 13];
     for card in cards {
