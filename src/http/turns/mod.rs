@@ -223,8 +223,7 @@ fn routes<G: TurnGame>(cfg: &mut web::ServiceConfig) {
         .service(resource(&paths.action("ai-move"), "POST").route(web::post().to(ai_move::<G>)))
         .service(resource(&paths.action("join"), "POST").route(web::post().to(join::<G>)))
         .service(
-            resource(&paths.action("start"), "POST")
-                .route(web::post().to(seat_action::<G, START>)),
+            resource(&paths.action("start"), "POST").route(web::post().to(seat_action::<G, START>)),
         )
         .service(
             resource(&paths.action("end"), "POST").route(web::post().to(seat_action::<G, END>)),
