@@ -56,9 +56,9 @@ run() { # $1 = DATABASE_URL
     call POST "/v1/gomoku/games/$id/moves" '{"move":"'"$2"'"}' "$w" >/dev/null; expect 200
   done
   local last; last=$(call POST "/v1/gomoku/games/$id/moves" '{"move":"l8"}' "$b"); expect 200
-  [ "$(jq -r .status <<<"$last")" = finished ] || fail "game did not finish"
+  [ "$(jq -r .game.status <<<"$last")" = finished ] || fail "game did not finish"
   call POST "/v1/gomoku/games/$id/moves" '{"move":"m8"}' "$w" >/dev/null; expect 409
-  [ "$(call GET "/v1/players/$name" | jq -r .gomoku.score)" = 1100 ] || fail "score not 1100"
+  [ "$(call GET "/v1/players/$name" | jq -r .scores.gomoku.score)" = 1100 ] || fail "score not 1100"
 
   # The score survives a restart.
   stop
