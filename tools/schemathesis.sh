@@ -28,13 +28,16 @@ PID=""
 cleanup() { [ -n "$PID" ] && kill "$PID" 2>/dev/null || true; rm -rf "$WORK"; }
 trap cleanup EXIT
 
-# Two human games and two decks for the hooks: "id:black-token:white-token,…" and "id,…".
+# Two two-human games of every turn game the document lists, and two decks, for the hooks:
+# "game/id:token:token,…" and "id,…".
 seed_games() { # $1 = base URL
-  local games="" body
-  for _ in 1 2; do
-    body=$(curl -fsS -X POST "$1/v1/gomoku/games" -H 'content-type: application/json' \
-      -d '{"size": 9, "players": [{"name": "fuzz-a"}, {"name": "fuzz-b"}]}')
-    games+=$(python3 -c 'import json,sys; b=json.load(sys.stdin); print(b["id"] + "".join(":" + t["token"] for t in b["tokens"]), end=",")' <<<"$body")
+  local games="" body kind
+  for kind in $(curl -fsS "$1/openapi.json" | python3 -c 'import json,re,sys; print(" ".join(m.group(1) for p in json.load(sys.stdin)["paths"] for m in [re.match(r"^/v1/([a-z_-]+)/games$", p)] if m))'); do
+    for _ in 1 2; do
+      body=$(curl -fsS -X POST "$1/v1/$kind/games" -H 'content-type: application/json' \
+        -d '{"players": [{"name": "fuzz-a"}, {"name": "fuzz-b"}]}')
+      games+=$(python3 -c 'import json,sys; k=sys.argv[1]; b=json.load(sys.stdin); print(k + "/" + b["id"] + "".join(":" + t["token"] for t in b["tokens"]), end=",")' "$kind" <<<"$body")
+    done
   done
   echo "$games"
 }

@@ -7,23 +7,27 @@
   exist.)
 - Routes that need a seat token answer 401/403 to every random token and 404 to every random game
   id, and deck routes 404 to random deck ids, so on their own they are fuzzed only up to that
-  check. Most such requests get a real game (with one of its seat tokens) or a real deck (with a
-  card drawn first, so undo and reselect have one to act on): the ones the script created
-  (PARLOR_FUZZ_GAMES="id:token:token,...", PARLOR_FUZZ_DECKS="id,...") and every one the run
-  creates. The choices come from SCHEMATHESIS_SEED, so a run replays.
+  check. Most such requests get a real game of the route's kind (with one of its seat tokens) or a
+  real deck (with a card drawn first, so undo and reselect have one to act on): the ones the script
+  created (PARLOR_FUZZ_GAMES="game/id:token:token,...", PARLOR_FUZZ_DECKS="id,...") and every one
+  the run creates. Every turn game in the document is covered: its routes are found by their paths.
+  The choices come from SCHEMATHESIS_SEED, so a run replays.
 """
 
 import os
 import random
+import re
 
 import requests
 import schemathesis
 
 BASE = os.environ.get("PARLOR_FUZZ_BASE", "")
-GAMES: dict[str, list[str]] = {}
+# Games by kind ("gomoku", "go", "uno"), then by id: their seat tokens.
+GAMES: dict[str, dict[str, list[str]]] = {}
 for entry in filter(None, os.environ.get("PARLOR_FUZZ_GAMES", "").split(",")):
-    game_id, *tokens = entry.split(":")
-    GAMES[game_id] = tokens
+    kind_and_id, *tokens = entry.split(":")
+    kind, game_id = kind_and_id.split("/")
+    GAMES.setdefault(kind, {})[game_id] = tokens
 DECKS: list[str] = list(filter(None, os.environ.get("PARLOR_FUZZ_DECKS", "").split(",")))
 
 RNG = random.Random(int(os.environ.get("SCHEMATHESIS_SEED", "0")))
@@ -32,8 +36,9 @@ RNG = random.Random(int(os.environ.get("SCHEMATHESIS_SEED", "0")))
 # so the 401/403/404 paths stay fuzzed too.
 KEEP_GENERATED = 0.2
 
-GAME = "/v1/gomoku/games/{id}"
 DECK = "/v1/poker/decks/{id}"
+CREATE = re.compile(r"^/v1/([a-z_-]+)/games$")
+GAME_PATH = re.compile(r"^/v1/([a-z_-]+)/games/\{id\}")
 
 
 def _ref(path: str, method: str) -> str:
@@ -56,17 +61,26 @@ def _add_links(paths: dict, source: tuple[str, str, str], targets: list[tuple[st
             links[name] = _link(target_path, target_method, id_from)
 
 
-GAME_ROUTES = [(GAME, "get"), (GAME + "/moves", "get"), (GAME + "/moves", "post"), (GAME + "/undo", "post"), (GAME + "/ai-move", "post")]
 DECK_ROUTES = [(DECK, "get"), (DECK + "/draw", "post"), (DECK + "/undo", "post"), (DECK + "/reselect", "post"), (DECK + "/shuffle", "post")]
 
 
 @schemathesis.hook
 def before_load_schema(context, raw_schema):
     paths = raw_schema.get("paths", {})
-    _add_links(paths, ("/v1/gomoku/games", "post", "201"), GAME_ROUTES, "$response.body#/id")
+    for create in [p for p in paths if CREATE.match(p)]:
+        game = create + "/{id}"
+        routes = [
+            (path, method)
+            for path, item in paths.items()
+            if path == game or path.startswith(game + "/")
+            for method in item
+            if method in ("get", "post")
+        ]
+        _add_links(paths, (create, "post", "201"), routes, "$response.body#/id")
+        for path, method in routes:
+            if method == "post":
+                _add_links(paths, (path, method, "200"), routes, "$request.path.id")
     _add_links(paths, ("/v1/poker/decks", "post", "201"), DECK_ROUTES, "$response.body#/id")
-    for path, method in GAME_ROUTES[2:]:
-        _add_links(paths, (path, method, "200"), GAME_ROUTES, "$request.path.id")
     for path, method in DECK_ROUTES[1:]:
         _add_links(paths, (path, method, "200"), DECK_ROUTES, "$request.path.id")
 
@@ -76,22 +90,23 @@ def after_call(context, case, response):
     if case.method.upper() != "POST" or response.status_code != 201:
         return
     body = response.json()
-    if case.path == "/v1/gomoku/games":
+    created = CREATE.match(case.path)
+    if created:
         tokens = [t["token"] for t in body.get("tokens", []) if t.get("token")]
         if tokens:
-            GAMES[body["id"]] = tokens
+            GAMES.setdefault(created.group(1), {})[body["id"]] = tokens
     elif case.path == "/v1/poker/decks":
         DECKS.append(body["id"])
 
 
-def _use_a_real_game(case) -> None:
+def _use_a_real_game(case, games: dict[str, list[str]]) -> None:
     game_id = case.path_parameters.get("id")
-    if game_id not in GAMES:
-        game_id = RNG.choice(sorted(GAMES))
+    if game_id not in games:
+        game_id = RNG.choice(sorted(games))
         case.path_parameters["id"] = game_id
     if case.headers is None:
         case.headers = {}
-    case.headers["Authorization"] = "Bearer " + RNG.choice(GAMES[game_id])
+    case.headers["Authorization"] = "Bearer " + RNG.choice(games[game_id])
 
 
 def _use_a_real_deck(case) -> None:
@@ -110,7 +125,8 @@ def _use_a_real_deck(case) -> None:
 def before_call(context, case, kwargs):
     if RNG.random() < KEEP_GENERATED:
         return
-    if case.path.startswith(GAME) and GAMES:
-        _use_a_real_game(case)
+    game = GAME_PATH.match(case.path)
+    if game and GAMES.get(game.group(1)):
+        _use_a_real_game(case, GAMES[game.group(1)])
     elif case.path.startswith(DECK) and DECKS:
         _use_a_real_deck(case)
