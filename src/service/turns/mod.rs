@@ -39,12 +39,13 @@ pub struct SeatToken {
     pub token: String,
 }
 
-/// A new game and the tokens of its human seats.
+/// A new game, the tokens of its human seats, and what AI seats did before a human had to act.
 #[derive(Debug, Serialize)]
-pub struct CreatedGame<V> {
+pub struct CreatedGame<G: TurnGame> {
     #[serde(flatten)]
-    pub game: GameResource<V>,
+    pub game: GameResource<G::View>,
     pub tokens: Vec<SeatToken>,
+    pub events: Vec<G::Event>,
 }
 
 /// The answer to every change (`moves`, `ai-move`, `undo`, `redo`, `join`, `start`, `end`,

@@ -20,6 +20,10 @@ use crate::service::tokens::{self, TokenHash};
 use crate::service::{ServiceError, ServiceResult, Services};
 use crate::store::{GameRow, NewGame, SeatRow};
 
+/// Think time of an AI seat the server plays by itself (`auto_ai`): short, since a human waits for
+/// every AI seat before the answer comes.
+const AUTO_AI_TIME_MS: u64 = 200;
+
 /// Body of `ai-move`; every field is optional and an empty body is fine.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -37,7 +41,7 @@ pub struct AiMoveRequest {
 pub async fn create<G: TurnGame>(
     svc: &Services,
     options: G::Options,
-) -> ServiceResult<CreatedGame<G::View>> {
+) -> ServiceResult<CreatedGame<G>> {
     let specs = G::players(&options);
     let range = G::seat_range();
     if !range.contains(&specs.len()) {
@@ -117,11 +121,25 @@ pub async fn create<G: TurnGame>(
             at: now,
         })
         .await?;
+    // AI seats to act first (UNO with `auto_ai`) play before the creator gets the game.
+    let mut loaded = Loaded {
+        record: crate::store::GameRecord {
+            row,
+            seats: seat_rows,
+        },
+        game,
+    };
+    let events = if loaded.record.row.status == crate::games::GameStatus::Active {
+        play_ai_seats(svc, &mut loaded).await?
+    } else {
+        Vec::new()
+    };
     // The creator sees the game as its first human seat would (its own hand, if any).
     let viewer = tokens.first().map(|t| t.seat);
     Ok(CreatedGame {
-        game: render(&row, &seat_rows, &game, viewer)?,
+        game: rendered(&loaded, viewer)?,
         tokens,
+        events,
     })
 }
 
@@ -183,7 +201,7 @@ pub async fn play<G: TurnGame>(
 }
 
 /// Plays AI seats for a game with `auto_ai` until a human must (or could) act or the game ends.
-async fn play_ai_seats<G: TurnGame>(
+pub(super) async fn play_ai_seats<G: TurnGame>(
     svc: &Services,
     loaded: &mut Loaded<G>,
 ) -> ServiceResult<Vec<G::Event>> {
@@ -199,7 +217,7 @@ async fn play_ai_seats<G: TurnGame>(
         let SeatKind::Ai(level) = kinds[seat] else {
             break;
         };
-        let budget = Duration::from_millis(DEFAULT_AI_TIME_MS);
+        let budget = Duration::from_millis(AUTO_AI_TIME_MS);
         let (choice, _) = think(svc, loaded, seat, level, budget).await?;
         events.extend(loaded.game.apply(seat, &choice.chosen)?);
         save(

@@ -85,6 +85,7 @@ pub async fn join<G: TurnGame>(
         change.scores.push(registration(name.as_str()));
     }
     save(svc, &mut loaded, change).await?;
+    events.extend(super::play::play_ai_seats(svc, &mut loaded).await?);
     Ok(Joined {
         seat,
         token,
