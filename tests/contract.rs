@@ -214,3 +214,62 @@ on_both_stores!(
     messages_speak_a_clients_words,
     scores_are_keyed_by_game,
 );
+
+/// Logs written to a pipe or a file carry no ANSI colour codes (they are for a person at a
+/// terminal), in the real binary.
+#[test]
+fn logs_to_a_pipe_have_no_colour_codes() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Command::new(env!("CARGO_BIN_EXE_parlor"))
+        .env(
+            "DATABASE_URL",
+            format!("sqlite://{}", dir.path().join("p.db").display()),
+        )
+        .env("PORT", "0")
+        .env("RUST_LOG", "info")
+        .env_remove("PARLOR_LOG_FORMAT")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let stdout = server.stdout.take().unwrap();
+    let stderr = server.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    for stream in [
+        Box::new(stdout) as Box<dyn std::io::Read + Send>,
+        Box::new(stderr),
+    ] {
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stream).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+    }
+    // The start-up lines are enough: they are written with the same formatter as every other.
+    let mut lines = Vec::new();
+    while let Ok(line) = rx.recv_timeout(std::time::Duration::from_secs(20)) {
+        lines.push(line);
+        if lines
+            .last()
+            .is_some_and(|l| l.contains("parlor is serving"))
+        {
+            break;
+        }
+    }
+    let _ = server.kill();
+    let _ = server.wait();
+    assert!(
+        lines.iter().any(|l| l.contains("parlor is serving")),
+        "the server did not log its start: {lines:?}"
+    );
+    for line in &lines {
+        assert!(
+            !line.contains('\u{1b}'),
+            "a colour code in a piped log line: {line:?}"
+        );
+    }
+}

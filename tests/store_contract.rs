@@ -273,3 +273,50 @@ async fn sqlite_commits_race_safely() {
 async fn postgres_commits_race_safely() {
     racing_commits(Db::Postgres).await;
 }
+
+/// Seat kinds, AI levels and statuses are closed sets in the database too: a row naming anything
+/// else is refused, so no reader ever meets an unknown word and takes it for a human seat.
+async fn unknown_words_are_refused(db: Db) {
+    let Some((url, _dir)) = common::fresh_database(db).await else {
+        return;
+    };
+    let store = common::open_store(&url).await;
+    let game = new_game("words");
+    store.create_game(&game).await.unwrap();
+    // The fresh database holds this one game: each statement touches its rows.
+    let statements = [
+        "UPDATE seats SET kind = 'robot'",
+        "UPDATE seats SET level = 'genius' WHERE kind = 'ai'",
+        "UPDATE seats SET level = 'easy' WHERE kind = 'human'",
+        "UPDATE games SET status = 'paused'",
+    ];
+    for sql in statements {
+        let refused = match db {
+            Db::Sqlite => {
+                let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+                sqlx::query(sql).execute(&pool).await.is_err()
+            }
+            Db::Postgres => {
+                let pool = sqlx::PgPool::connect(&url).await.unwrap();
+                sqlx::query(sql).execute(&pool).await.is_err()
+            }
+        };
+        assert!(refused, "the database took {sql}");
+    }
+    let stored = store
+        .load_game(game.id)
+        .await
+        .unwrap()
+        .expect("still there");
+    assert_eq!(stored.row.status, GameStatus::Active);
+}
+
+#[actix_web::test]
+async fn sqlite_refuses_unknown_words() {
+    unknown_words_are_refused(Db::Sqlite).await;
+}
+
+#[actix_web::test]
+async fn postgres_refuses_unknown_words() {
+    unknown_words_are_refused(Db::Postgres).await;
+}
