@@ -1,0 +1,407 @@
+//! Light Monte Carlo playouts: MoGo-style local answers to the last move (save own chains in
+//! atari, capture, 3×3 patterns), otherwise a random legal move that neither fills an own eye nor
+//! puts a chain of several stones into atari. Scoring is area counting with eyes known by their
+//! neighbours, which is exact once a playout has run out of moves.
+//!
+//! Speed: a playout allocates nothing and reads eyes, empty neighbours and patterns from the
+//! board's 3×3 neighbourhood codes. It walks a code's slots in their order (orthogonal
+//! neighbours south, west, east, north, then the diagonals), the order of `Board::neighbors` and
+//! `Board::diagonals`, so a seed gives the same playouts as the plain cell-reading policy.
+
+use rand::RngCore;
+use rand_chacha::ChaCha8Rng;
+
+use super::super::board::{Board, Color, Pt, BLACK, BORDER, EMPTY, WHITE};
+use super::pattern;
+
+/// A move of a playout or tree path: `None` is a pass.
+pub(super) type Move = (Option<Pt>, Color);
+
+/// Which heuristics a playout uses (`normal` runs a lighter policy than `hard`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Policy {
+    pub patterns: bool,
+}
+
+/// A uniform index below `n` (multiply-shift; the bias is far below playout noise).
+#[inline]
+pub(super) fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
+    ((rng.next_u32() as u64 * n as u64) >> 32) as usize
+}
+
+/// Chance out of 256 that a heuristic is tried (MoGo's "mostly but not always").
+const HEURISTIC_ODDS: u32 = 230;
+
+/// Plays `board` out to the end (two passes or a move cap), appending the moves to `moves`.
+/// `passes` is how many passes in a row led to this position.
+pub(super) fn run(
+    board: &mut Board,
+    mut color: Color,
+    mut passes: u32,
+    policy: Policy,
+    rng: &mut ChaCha8Rng,
+    moves: &mut Vec<Move>,
+) {
+    let cap = 3 * board.size() * board.size();
+    let mut played = 0;
+    let table = policy.patterns.then(pattern::table);
+    while passes < 2 && played < cap {
+        match choose(board, color, table, rng) {
+            Some(p) => {
+                board.play_unchecked(color, p);
+                passes = 0;
+                moves.push((Some(p), color));
+            }
+            None => {
+                board.pass();
+                passes += 1;
+                moves.push((None, color));
+            }
+        }
+        color = color.opponent();
+        played += 1;
+    }
+}
+
+/// The playout policy's move for `color`, None to pass. `table` is there when the policy uses
+/// patterns.
+fn choose(
+    board: &Board,
+    color: Color,
+    table: Option<&pattern::Table>,
+    rng: &mut ChaCha8Rng,
+) -> Option<Pt> {
+    if let Some(last) = board.last_move() {
+        if rng.next_u32() & 255 < HEURISTIC_ODDS {
+            if let Some(p) = local_answer(board, color, last, table, rng) {
+                return Some(p);
+            }
+        }
+    }
+    random_move(board, color, rng)
+}
+
+/// Answers to the opponent's move at `last`: save an own chain it put in atari, capture it when it
+/// is in atari itself, else a pattern move next to it.
+fn local_answer(
+    board: &Board,
+    color: Color,
+    last: Pt,
+    table: Option<&pattern::Table>,
+    rng: &mut ChaCha8Rng,
+) -> Option<Pt> {
+    // Save own chains in atari next to the last move.
+    let mut own_next = board.stones_next_to(color, last);
+    while own_next != 0 {
+        let n = board.slot_neighbour(last, own_next.trailing_zeros() as usize / 2);
+        own_next &= own_next - 1;
+        if board.liberties(n) == 1 {
+            if let Some(p) = save(board, color, n) {
+                return Some(p);
+            }
+        }
+    }
+    // Capture the last move's chain when it is in atari.
+    if board.liberties(last) == 1 {
+        if let Some(lib) = board.some_liberty(last) {
+            if playable(board, color, lib) {
+                return Some(lib);
+            }
+        }
+    }
+    if let Some(table) = table {
+        let mut found = [Pt(0); 8];
+        let mut count = 0;
+        let mut empty = board.empty_around(last);
+        while empty != 0 {
+            let p = board.slot_neighbour(last, empty.trailing_zeros() as usize / 2);
+            empty &= empty - 1;
+            if table.matches(board, p)
+                && playable(board, color, p)
+                && !is_self_atari(board, color, p)
+            {
+                found[count] = p;
+                count += 1;
+            }
+        }
+        if count > 0 {
+            return Some(found[below(rng, count)]);
+        }
+    }
+    None
+}
+
+/// A move that saves the own chain at `chain` (in atari): capture a neighbouring enemy chain in
+/// atari, else extend on its last liberty if that gives it room.
+pub(super) fn save(board: &Board, color: Color, chain: Pt) -> Option<Pt> {
+    for s in board.chain(chain) {
+        // Enemy stones next to `s`, in the order of `Board::neighbors`.
+        let mut enemies = board.stones_next_to(color.opponent(), s);
+        while enemies != 0 {
+            let n = board.slot_neighbour(s, enemies.trailing_zeros() as usize / 2);
+            enemies &= enemies - 1;
+            if board.liberties(n) == 1 {
+                if let Some(lib) = board.some_liberty(n) {
+                    if playable(board, color, lib) {
+                        return Some(lib);
+                    }
+                }
+            }
+        }
+    }
+    let lib = board.some_liberty(chain)?;
+    (playable(board, color, lib) && !is_self_atari(board, color, lib)).then_some(lib)
+}
+
+/// Legal for `color` (not occupied, not the ko retake, not suicide).
+#[inline]
+pub(super) fn playable(board: &Board, color: Color, p: Pt) -> bool {
+    board.cells[p.idx()] == EMPTY
+        && board.ko != Some((p, color))
+        && board.has_liberty_after(color, p)
+}
+
+/// Whether a stone of `color` at the empty point `p` would leave its chain with at most one
+/// liberty without capturing anything.
+pub(super) fn is_self_atari(board: &Board, color: Color, p: Pt) -> bool {
+    let empty_neighbours = board.empty_neighbours(p);
+    if empty_neighbours & empty_neighbours.wrapping_sub(1) != 0 {
+        return false; // two or more
+    }
+    // The liberties the new chain would have besides `p`: at most one may be found.
+    let mut found: Option<Pt> = None;
+    let mut second = |q: Pt| -> bool {
+        match found {
+            Some(f) => f != q,
+            None => {
+                found = Some(q);
+                false
+            }
+        }
+    };
+    let own = color.cell();
+    for n in board.neighbors(p) {
+        let cell = board.cells[n.idx()];
+        if cell == EMPTY {
+            if second(n) {
+                return false;
+            }
+        } else if cell == BORDER {
+            continue;
+        } else if cell == own {
+            // `p` is one liberty of this chain: with one it brings nothing, with two it brings
+            // its other one, with more it keeps the new chain out of atari.
+            match board.liberties(n) {
+                0 | 1 => {}
+                2 => {
+                    if board.liberty_other_than(n, p).is_some_and(&mut second) {
+                        return false;
+                    }
+                }
+                _ => return false,
+            }
+        } else if board.liberties(n) == 1 {
+            return false; // it captures
+        }
+    }
+    true
+}
+
+/// A random legal move that does not fill an own eye and does not put several stones into atari.
+fn random_move(board: &Board, color: Color, rng: &mut ChaCha8Rng) -> Option<Pt> {
+    let empties = board.empties();
+    let n = empties.len();
+    if n == 0 {
+        return None;
+    }
+    let mut i = below(rng, n);
+    for _ in 0..n {
+        let p = empties[i];
+        i += 1;
+        if i == n {
+            i = 0;
+        }
+        if board.is_eyeish(color, p) || !playable(board, color, p) {
+            continue;
+        }
+        // Several stones in atari are almost always a blunder; a lone stone in atari may be a
+        // throw-in that kills an eye.
+        if board.stones_next_to(color, p) != 0 && is_self_atari(board, color, p) {
+            continue;
+        }
+        return Some(p);
+    }
+    None
+}
+
+/// Area score from Black's side without komi: stones plus empty points whose on-board neighbours
+/// are all one colour. Exact at the end of a playout, where every empty point is such an eye;
+/// elsewhere a quick estimate.
+pub(super) fn area_score(board: &Board) -> i32 {
+    let mut score = 0;
+    for p in board.points() {
+        score += match owner(board, p) {
+            BLACK => 1,
+            WHITE => -1,
+            _ => 0,
+        };
+    }
+    score
+}
+
+/// Who owns `p` in the playout count: the stone on it, or the one colour around an empty point
+/// (EMPTY when neither).
+#[inline]
+pub(super) fn owner(board: &Board, p: Pt) -> u8 {
+    let cell = board.cells[p.idx()];
+    if cell != EMPTY {
+        return cell;
+    }
+    match board.colours_around(p) {
+        BLACK => BLACK,
+        WHITE => WHITE,
+        _ => EMPTY,
+    }
+}
+
+/// 1.0 when Black wins the finished playout, 0.0 when White does, 0.5 for a jigo.
+pub(super) fn black_result(board: &Board, komi: f32) -> f32 {
+    outcome(area_score(board) as f32 - komi)
+}
+
+/// 1.0 for a Black win by `margin` (komi included), 0.0 for a loss, 0.5 for a jigo.
+pub(super) fn outcome(margin: f32) -> f32 {
+    if margin > 0.0 {
+        1.0
+    } else if margin < 0.0 {
+        0.0
+    } else {
+        0.5
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn playouts_end_with_only_eyes_left_and_are_reproducible() {
+        for size in [5, 9, 13] {
+            let mut first = None;
+            for _ in 0..2 {
+                let mut b = Board::new(size);
+                let mut rng = ChaCha8Rng::seed_from_u64(42);
+                let mut moves = Vec::new();
+                run(
+                    &mut b,
+                    Color::Black,
+                    0,
+                    Policy { patterns: true },
+                    &mut rng,
+                    &mut moves,
+                );
+                assert!(
+                    moves.len() >= size * size / 2,
+                    "{size}: {} moves",
+                    moves.len()
+                );
+                for &p in b.empties() {
+                    assert_ne!(
+                        owner(&b, p),
+                        EMPTY,
+                        "empty point with both colours around\n{b:?}"
+                    );
+                }
+                let snapshot = (b.hash(), moves.len());
+                assert_eq!(*first.get_or_insert(snapshot), snapshot);
+            }
+        }
+    }
+
+    /// `is_self_atari` spelled out: play the stone on a copy and look at what is left.
+    fn self_atari_by_playing(board: &Board, color: Color, p: Pt) -> bool {
+        let mut after = board.clone();
+        match after.play(color, p) {
+            Ok(captured) => captured == 0 && after.liberties(p) <= 1,
+            Err(_) => true, // suicide
+        }
+    }
+
+    #[test]
+    fn self_atari_agrees_with_playing_the_move_in_random_positions() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut checked = [0usize; 2];
+        for size in [5, 7, 9] {
+            for _ in 0..12 {
+                let mut b = Board::new(size);
+                let mut color = Color::Black;
+                for _ in 0..size * size * 2 {
+                    for &p in b.empties() {
+                        if b.cells[p.idx()] == EMPTY && b.ko != Some((p, color)) {
+                            let want = self_atari_by_playing(&b, color, p);
+                            assert_eq!(is_self_atari(&b, color, p), want, "{p:?}\n{b:?}");
+                            checked[usize::from(want)] += 1;
+                        }
+                    }
+                    let legal: Vec<Pt> = b
+                        .empties()
+                        .iter()
+                        .copied()
+                        .filter(|&p| b.is_legal(color, p))
+                        .collect();
+                    if legal.is_empty() {
+                        b.pass();
+                    } else {
+                        b.play(color, legal[below(&mut rng, legal.len())]).unwrap();
+                    }
+                    color = color.opponent();
+                }
+            }
+        }
+        assert!(checked[0] > 1000 && checked[1] > 1000, "{checked:?}");
+    }
+
+    #[test]
+    fn self_atari_is_recognised() {
+        let mut b = Board::new(9);
+        for (c, r) in [(0, 1), (1, 0)] {
+            b.place_setup(Color::White, b.pt(c, r)).unwrap();
+        }
+        // A black stone on the 1-1 point would have no liberty: suicide, also "self-atari".
+        assert!(is_self_atari(&b, Color::Black, b.pt(0, 0)));
+        // Extending a chain in atari by one point gives it only one liberty again.
+        b.place_setup(Color::Black, b.pt(4, 0)).unwrap();
+        b.place_setup(Color::White, b.pt(5, 0)).unwrap();
+        b.place_setup(Color::White, b.pt(5, 1)).unwrap();
+        b.place_setup(Color::White, b.pt(3, 0)).unwrap();
+        b.place_setup(Color::White, b.pt(3, 1)).unwrap();
+        b.place_setup(Color::White, b.pt(5, 2)).unwrap();
+        assert_eq!(b.liberties(b.pt(4, 0)), 1);
+        assert!(
+            is_self_atari(&b, Color::Black, b.pt(4, 1)),
+            "e2 leaves only e3"
+        );
+        b.place_setup(Color::White, b.pt(4, 3)).unwrap();
+        assert!(!is_self_atari(&b, Color::White, b.pt(4, 2)));
+        assert!(!is_self_atari(&b, Color::Black, b.pt(7, 7)));
+        // Capturing is never self-atari.
+        assert!(!is_self_atari(&b, Color::White, b.pt(4, 1)));
+    }
+
+    #[test]
+    fn score_counts_stones_and_one_colour_eyes() {
+        let mut b = Board::new(5);
+        for r in 0..5 {
+            b.place_setup(Color::Black, b.pt(1, r)).unwrap();
+            b.place_setup(Color::White, b.pt(3, r)).unwrap();
+        }
+        // Columns a (black's), c (shared), e (white's): 10 - 10 and c counts for nobody.
+        assert_eq!(area_score(&b), 0);
+        assert_eq!(black_result(&b, 0.0), 0.5);
+        b.place_setup(Color::Black, b.pt(2, 0)).unwrap();
+        assert_eq!(area_score(&b), 1);
+        assert_eq!(black_result(&b, 0.5), 1.0);
+        assert_eq!(black_result(&b, 7.0), 0.0);
+    }
+}

@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""Match Parlor's Go AI against GNU Go over GTP and report the score with a 95 % Wilson interval.
+
+Usage (from the repo root):
+    cargo build --release --example go_gtp
+    python3 tools/go_match.py --games 40 --size 9 --komi 7 --time 1.0
+
+Our side is `target/release/examples/go_gtp` (override with --ours "command ..."); the opponent is
+`gnugo --mode gtp --level 10 --chinese-rules` (installed with apt-get when missing). Colours
+alternate (game 0: we are Black). Games end with two passes, a resignation or a move cap; the
+result is GNU Go's `final_score` under Chinese (area) rules. Standard library only.
+"""
+
+import argparse
+import math
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+
+
+class Gtp:
+    """One GTP engine in a subprocess."""
+
+    def __init__(self, command, log=None):
+        self.command = command
+        self.proc = subprocess.Popen(
+            shlex.split(command),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=log if log is not None else subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
+        )
+
+    def send(self, line):
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        lines = []
+        while True:
+            reply = self.proc.stdout.readline()
+            if reply == "":
+                raise RuntimeError(f"engine '{self.command}' closed its output after '{line}'")
+            reply = reply.rstrip("\r\n")
+            if reply == "" and lines:
+                break
+            if reply != "" or lines:
+                lines.append(reply)
+        text = "\n".join(lines)
+        if text.startswith("?"):
+            raise RuntimeError(f"engine '{self.command}' refused '{line}': {text}")
+        return text[1:].strip()
+
+    def close(self):
+        try:
+            self.send("quit")
+        except (RuntimeError, BrokenPipeError, OSError):
+            pass
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def find_gnugo():
+    """The gnugo binary (Debian puts it in /usr/games, often not on PATH); installs it if missing."""
+    for attempt in range(2):
+        found = shutil.which("gnugo") or shutil.which("gnugo", path="/usr/games")
+        if found:
+            return found
+        if attempt == 0:
+            print("gnugo not found: installing with apt-get", file=sys.stderr)
+            sudo = [] if os.geteuid() == 0 else ["sudo"]
+            subprocess.run(sudo + ["apt-get", "install", "-y", "gnugo"], check=True)
+    sys.exit("gnugo is still missing after apt-get install")
+
+
+def wilson(wins, n, z=1.96):
+    """95 % Wilson score interval for a proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def sgf_point(vertex, size):
+    if vertex.lower() == "pass":
+        return ""
+    cols = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+    col = cols.index(vertex[0].upper())
+    row = int(vertex[1:])
+    return "abcdefghijklmnopqrstuvwxy"[col] + "abcdefghijklmnopqrstuvwxy"[size - row]
+
+
+def play_game(ours, opponent, size, komi, ours_black, max_moves, scorer_cmd):
+    for engine in (ours, opponent):
+        engine.send(f"boardsize {size}")
+        engine.send("clear_board")
+        engine.send(f"komi {komi}")
+    black, white = (ours, opponent) if ours_black else (opponent, ours)
+    moves = []
+    passes = 0
+    colour = "b"
+    winner = None
+    reason = "score"
+    while len(moves) < max_moves:
+        mover, other = (black, white) if colour == "b" else (white, black)
+        vertex = mover.send(f"genmove {colour}").strip()
+        if vertex.lower() == "resign":
+            winner = "w" if colour == "b" else "b"
+            reason = "resign"
+            break
+        other.send(f"play {colour} {vertex}")
+        moves.append((colour, vertex))
+        passes = passes + 1 if vertex.lower() == "pass" else 0
+        if passes >= 2:
+            break
+        colour = "w" if colour == "b" else "b"
+    score = ""
+    if winner is None:
+        # Score with a fresh GNU Go that replays the game (the opponent may be mid-thought).
+        scorer = Gtp(scorer_cmd)
+        try:
+            scorer.send(f"boardsize {size}")
+            scorer.send("clear_board")
+            scorer.send(f"komi {komi}")
+            for c, v in moves:
+                scorer.send(f"play {c} {v}")
+            score = scorer.send("final_score")
+        finally:
+            scorer.close()
+        if score.upper().startswith("B+"):
+            winner = "b"
+        elif score.upper().startswith("W+"):
+            winner = "w"
+        else:
+            winner = "draw"
+        if len(moves) >= max_moves:
+            reason = "move cap"
+    sgf = "(;GM[1]FF[4]SZ[{}]KM[{}]RU[Chinese]PB[{}]PW[{}]RE[{}]".format(
+        size,
+        komi,
+        "parlor" if ours_black else "gnugo",
+        "gnugo" if ours_black else "parlor",
+        score or ("B+R" if winner == "b" else "W+R"),
+    )
+    sgf += "".join(";{}[{}]".format(c.upper(), sgf_point(v, size)) for c, v in moves) + ")\n"
+    return winner, reason, score, len(moves), sgf
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--size", type=int, default=9)
+    ap.add_argument("--komi", type=float, default=7.0)
+    ap.add_argument("--time", type=float, default=1.0, help="our seconds per move")
+    ap.add_argument("--level", default="hard", choices=["easy", "normal", "hard"])
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--gnugo-level", type=int, default=10)
+    ap.add_argument("--ours", default=None, help="GTP command for our engine; {seed}, {time}, {level}, {threads} are filled in")
+    ap.add_argument("--opponent", default=None, help="GTP command for the opponent (default: GNU Go)")
+    ap.add_argument("--sgf-dir", default=None, help="write every game as SGF here")
+    ap.add_argument("--max-moves", type=int, default=0, help="default: 3 x size x size")
+    args = ap.parse_args()
+
+    gnugo = find_gnugo()
+    gnugo_cmd = args.opponent or f"{gnugo} --mode gtp --level {args.gnugo_level} --chinese-rules"
+    scorer_cmd = f"{gnugo} --mode gtp --level 1 --chinese-rules"
+    max_moves = args.max_moves or 3 * args.size * args.size
+    if args.sgf_dir:
+        os.makedirs(args.sgf_dir, exist_ok=True)
+
+    wins = losses = draws = 0
+    as_black = [0, 0, 0]  # wins, losses, draws
+    as_white = [0, 0, 0]
+    started = time.time()
+    for game in range(args.games):
+        ours_black = game % 2 == 0
+        ours_cmd = (args.ours or (
+            "target/release/examples/go_gtp --level {level} --time {time} "
+            "--threads {threads} --seed {seed}"
+        )).format(level=args.level, time=args.time, threads=args.threads, seed=game + 1)
+        ours = Gtp(ours_cmd)
+        opponent = Gtp(gnugo_cmd)
+        try:
+            winner, reason, score, n_moves, sgf = play_game(
+                ours, opponent, args.size, args.komi, ours_black, max_moves, scorer_cmd
+            )
+        finally:
+            ours.close()
+            opponent.close()
+        our_colour = "b" if ours_black else "w"
+        won = winner == our_colour
+        if winner == "draw":
+            draws += 1
+        elif won:
+            wins += 1
+        else:
+            losses += 1
+        outcome = "draw" if winner == "draw" else ("won" if won else "lost")
+        tally = as_black if ours_black else as_white
+        tally[["won", "lost", "draw"].index(outcome)] += 1
+        if args.sgf_dir:
+            with open(os.path.join(args.sgf_dir, f"game{game:03d}.sgf"), "w") as f:
+                f.write(sgf)
+        print(
+            f"game {game + 1:3d}: parlor {'B' if ours_black else 'W'} "
+            f"{outcome:4s} {reason:8s} {score:8s} {n_moves:3d} moves "
+            f"[{wins}-{losses}{'-' + str(draws) if draws else ''}]",
+            flush=True,
+        )
+    n = wins + losses + draws
+    low, high = wilson(wins + 0.5 * draws, n)
+    print()
+    ours_desc = args.ours or f"parlor {args.level} {args.time}s/move, {args.threads} thread(s)"
+    theirs_desc = args.opponent or f"gnugo level {args.gnugo_level}"
+    print(f"{args.size}x{args.size} komi {args.komi}, {ours_desc} vs {theirs_desc}: "
+          f"{n} games in {time.time() - started:.0f}s")
+    print(f"parlor wins {wins}, losses {losses}, draws {draws}: "
+          f"{100 * (wins + 0.5 * draws) / max(n, 1):.1f} % (95 % Wilson CI {100 * low:.1f}-{100 * high:.1f} %)")
+    print("as Black {}-{}-{}, as White {}-{}-{} (wins-losses-draws)".format(*as_black, *as_white))
+
+
+if __name__ == "__main__":
+    main()
