@@ -212,7 +212,13 @@ pub fn choose(req: &GoAiRequest) -> GoAiMove {
         || (!hopeless
             && pass_child
                 .is_some_and(|p| p.win_rate >= best.win_rate && p.visits * 4 >= best.visits));
-    if !pass && settled(req.board, &out.ownership) {
+    let settled_now = !pass && settled(req.board, &out.ownership);
+    if settled_now && our_margin > 0.0 && fills_own_area(req.board, req.to_move, best.play) {
+        // The game is decided in our favour and the best move only fills a point the seed's
+        // count already gives us: it gains nothing (under territory scoring it costs a point).
+        pass = true;
+        pass_value = best.win_rate;
+    } else if settled_now {
         // The count already matches the playouts: the remaining moves may all be fills of our
         // own area. Passing is right unless the opponent's free move then hurts: search that.
         let mut after = req.board.clone();
@@ -266,6 +272,12 @@ pub fn choose(req: &GoAiRequest) -> GoAiMove {
     }
 }
 
+/// Whether `play` is a stone inside an empty region the seed's count gives to `color`.
+fn fills_own_area(board: &Board, color: Color, play: Option<Pt>) -> bool {
+    let own = if color == Color::Black { BLACK } else { WHITE };
+    play.is_some_and(|p| count::owners(board)[count::index(board, p)] == own)
+}
+
 /// Whether the game is decided: every point's plain count (seed 004's regions) agrees with the
 /// playouts' ownership, and what the count leaves to nobody is a few dame next to stones.
 fn settled(board: &Board, ownership: &[f32]) -> bool {
@@ -299,8 +311,9 @@ pub fn ownership(board: &Board, to_move: Color, komi: f32, playouts: u32, seed: 
     let mut owned = vec![0u32; size * size];
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut moves = Vec::with_capacity(4 * size * size);
+    let mut b = board.clone();
     for _ in 0..playouts {
-        let mut b = board.clone();
+        b.copy_from(board);
         moves.clear();
         playout::run(
             &mut b,
@@ -387,9 +400,17 @@ mod tests {
     fn passes_on_a_finished_board_instead_of_filling_its_territory() {
         // Black owns columns a-d (28 points), White e-g (21): nothing is left to fight over.
         let b = setup(&WALLS);
-        let answer = choose(&request(&b, Color::Black, Level::Hard, 400));
-        assert_eq!(answer.play, None, "Black, winning, should pass");
-        assert!(!answer.resign);
+        // Every seed: passing here must not be a lucky draw of the playouts.
+        for seed in 0..12 {
+            let mut req = request(&b, Color::Black, Level::Hard, 400);
+            req.seed = seed;
+            let answer = choose(&req);
+            assert_eq!(
+                answer.play, None,
+                "seed {seed}: Black, winning, should pass"
+            );
+            assert!(!answer.resign);
+        }
         let easy = choose(&request(&b, Color::Black, Level::Easy, 0));
         assert!(
             easy.play.is_some(),
