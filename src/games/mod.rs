@@ -2,10 +2,12 @@
 //! implement [`TurnGame`] so that the HTTP layer and the store drive them all the same way, and
 //! [`registry`] lists them.
 
+pub mod go;
 pub mod gomoku;
 pub mod poker;
 pub mod registry;
 mod turn;
+pub mod uno;
 
 pub use turn::{
     schema_of, AiBudget, AiChoice, AiLevel, EndReason, GameResult, GameStatus, PlayerSpec, Report,

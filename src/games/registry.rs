@@ -4,6 +4,7 @@
 
 use super::go::GoTable;
 use super::gomoku::GomokuGame;
+use super::uno::UnoGame;
 use super::TurnGame;
 
 /// Something done once per turn-based game, with the game's type in hand.
@@ -15,6 +16,7 @@ pub trait TurnGameVisitor {
 pub fn visit_turn_games(visitor: &mut impl TurnGameVisitor) {
     visitor.visit::<GomokuGame>();
     visitor.visit::<GoTable>();
+    visitor.visit::<UnoGame>();
 }
 
 /// What the listing and the leaderboard need to know of a game without its type.

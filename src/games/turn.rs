@@ -257,6 +257,10 @@ pub enum RuleError {
     /// The action exists in the API but not for this game or not in this position.
     #[error("{0}")]
     Unsupported(String),
+    /// The table moved on before the action arrived (UNO: a jump-in after the window closed,
+    /// or after another request played the card): 409, fetch the game and decide again.
+    #[error("{0}")]
+    Conflict(String),
 }
 
 /// A move chosen by an AI, with whatever the engine wants to say about it.

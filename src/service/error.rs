@@ -63,6 +63,7 @@ impl From<RuleError> for ServiceError {
             err @ RuleError::NotYourTurn { .. } => ServiceError::NotYourTurn(err.to_string()),
             RuleError::GameOver => ServiceError::GameOver,
             RuleError::NotStarted => ServiceError::NotStarted,
+            RuleError::Conflict(msg) => ServiceError::Conflict(msg),
         }
     }
 }

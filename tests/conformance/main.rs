@@ -338,3 +338,31 @@ conformance!(
         second: json!({"move": "a1"}),
     }
 );
+
+conformance!(
+    go,
+    parlor::games::go::GoTable,
+    Fixture {
+        create: json!({"size": 9, "players": [{"name": "alice"}, {"name": "bob"}]}),
+        first: json!({"move": "E5"}),
+        second: json!({"move": "C3"}),
+    }
+);
+
+conformance!(
+    uno,
+    parlor::games::uno::UnoGame,
+    Fixture {
+        // The deck in its standard order deals seat 0 R0 R1 … R6 and seat 1 R1 … R7, and
+        // turns R7: seat 0 plays R0, seat 1 answers R1.
+        create: json!({
+            "players": [{"name": "alice"}, {"name": "bob"}],
+            "deck": parlor::games::uno::full_deck()
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>(),
+        }),
+        first: json!({"action": "play", "card": "R0"}),
+        second: json!({"action": "play", "card": "R1"}),
+    }
+);

@@ -23,6 +23,8 @@ use crate::store::{GameRow, NewGame, SeatRow};
 /// Think time of an AI seat the server plays by itself (`auto_ai`): short, since a human waits for
 /// every AI seat before the answer comes.
 const AUTO_AI_TIME_MS: u64 = 200;
+/// The most AI moves one request plays by itself.
+const MAX_AUTO_AI_MOVES: usize = 64;
 
 /// Body of `ai-move`; every field is optional and an empty body is fine.
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -210,7 +212,14 @@ pub(super) async fn play_ai_seats<G: TurnGame>(
         return Ok(events);
     }
     let kinds = seat_kinds(&loaded.record)?;
+    // A table of AIs alone would play a whole game inside one request: a request plays a bounded
+    // number of AI moves, and the next `ai-move` goes on from there.
+    let mut budget_left = MAX_AUTO_AI_MOVES;
     while loaded.game.result().is_none() && !loaded.game.humans_may_interject(&kinds) {
+        if budget_left == 0 {
+            break;
+        }
+        budget_left -= 1;
         let Some(seat) = loaded.game.turn() else {
             break;
         };

@@ -1,0 +1,189 @@
+//! UNO simulations on one core: the speed of full 4-seat games between `easy` bots, and the
+//! strength of `normal` or `hard` against three `easy` (seed 000) bots, seats rotated.
+//!
+//! ```text
+//! cargo run --release --example uno_sim -- --games 100000 --level easy --seed 1
+//! cargo run --release --example uno_sim -- --games 10000 --level normal --seed 1
+//! cargo run --release --example uno_sim -- --games 400 --level hard --time-ms 100 --seed 1
+//! ```
+//! Options: `--seats N` (default 4), `--iterations N` (caps `hard` per move), `--all-rules`
+//! (every option of RULES.md on: cap 14, draw_then_play, stacking, jump_in).
+
+use std::time::{Duration, Instant};
+
+use parlor::games::uno::ai::{self, Level, Limits};
+use parlor::games::uno::{Outcome, Rules, Uno, UnoAction};
+
+struct Args {
+    games: u64,
+    level: Level,
+    time_ms: u64,
+    seed: u64,
+    seats: usize,
+    iterations: u64,
+    all_rules: bool,
+}
+
+fn parse_args() -> Args {
+    let mut args = Args {
+        games: 20_000,
+        level: Level::Easy,
+        time_ms: 100,
+        seed: 1,
+        seats: 4,
+        iterations: ai::DEFAULT_MAX_ITERATIONS,
+        all_rules: false,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
+        match flag.as_str() {
+            "--games" => args.games = value().parse().expect("--games N"),
+            "--time-ms" => args.time_ms = value().parse().expect("--time-ms T"),
+            "--seed" => args.seed = value().parse().expect("--seed S"),
+            "--seats" => args.seats = value().parse().expect("--seats N"),
+            "--iterations" => args.iterations = value().parse().expect("--iterations N"),
+            "--level" => {
+                args.level = serde_json::from_value(serde_json::Value::String(value()))
+                    .expect("--level easy|normal|hard")
+            }
+            "--all-rules" => args.all_rules = true,
+            other => panic!("unknown option {other}"),
+        }
+    }
+    args
+}
+
+/// Searches made by the tested seat: how many, and their iterations in total.
+#[derive(Default)]
+struct SearchStats {
+    moves: u64,
+    iterations: u64,
+}
+
+/// Plays one game; `tested` (if any) plays at `level`, every other seat `easy`. Returns the
+/// winner and the number of actions.
+fn play_game(
+    game: &mut Uno,
+    tested: Option<(usize, Level)>,
+    args: &Args,
+    seed: u64,
+    stats: &mut SearchStats,
+) -> (Option<usize>, u32) {
+    let mut events = Vec::with_capacity(16);
+    let mut actions = 0u32;
+    let limits = Limits {
+        time: Duration::from_millis(args.time_ms),
+        max_iterations: args.iterations,
+    };
+    while let Some(turn) = game.turn() {
+        let jumper = (0..game.seats()).find_map(|s| {
+            let level = match tested {
+                Some((t, level)) if t == s => level,
+                _ => Level::Easy,
+            };
+            ai::jump_in(game, s, level).map(|a| (s, a))
+        });
+        let (seat, action): (usize, UnoAction) = match jumper {
+            Some(found) => found,
+            None => {
+                let action = match tested {
+                    Some((t, level)) if t == turn => {
+                        let decision =
+                            ai::decide(game, turn, level, limits, seed ^ u64::from(actions));
+                        if decision.analysis.iterations > 0 {
+                            stats.moves += 1;
+                            stats.iterations += decision.analysis.iterations;
+                        }
+                        decision.action
+                    }
+                    _ => ai::easy::choose(game, turn),
+                };
+                (turn, action)
+            }
+        };
+        events.clear();
+        game.apply_into(seat, &action, &mut events)
+            .unwrap_or_else(|e| panic!("seat {seat} {action:?}: {e}"));
+        actions += 1;
+        if actions > 20_000 {
+            return (None, actions);
+        }
+    }
+    let winner = match game.result() {
+        Some(Outcome::OutOfCards { winner, .. }) => Some(winner),
+        _ => None,
+    };
+    (winner, actions)
+}
+
+fn main() {
+    let args = parse_args();
+    let rules = if args.all_rules {
+        Rules::all_on()
+    } else {
+        Rules::default()
+    };
+    let start = Instant::now();
+    let mut wins = 0u64;
+    let mut seat_wins = vec![0u64; args.seats];
+    let mut unfinished = 0u64;
+    let mut total_actions = 0u64;
+    let mut stats = SearchStats::default();
+    for g in 0..args.games {
+        let seed = args
+            .seed
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .wrapping_add(g);
+        let mut game = Uno::new(args.seats, rules, seed).expect("valid table");
+        let tested_seat = (g % args.seats as u64) as usize;
+        let tested = (args.level != Level::Easy).then_some((tested_seat, args.level));
+        let (winner, actions) = play_game(&mut game, tested, &args, seed, &mut stats);
+        total_actions += u64::from(actions);
+        match winner {
+            Some(w) => {
+                seat_wins[w] += 1;
+                if w == tested_seat {
+                    wins += 1;
+                }
+            }
+            None => unfinished += 1,
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let n = args.games as f64;
+    println!(
+        "{} games, {} seats, rules {:?}, seed {}: {:.1} s, {:.0} games/s, {:.1} actions/game, {} unfinished",
+        args.games,
+        args.seats,
+        rules,
+        args.seed,
+        secs,
+        n / secs,
+        total_actions as f64 / n,
+        unfinished
+    );
+    println!("wins by seat: {seat_wins:?}");
+    if stats.moves > 0 {
+        println!(
+            "searched moves: {}, mean iterations per searched move: {:.0}",
+            stats.moves,
+            stats.iterations as f64 / stats.moves as f64
+        );
+    }
+    if args.level != Level::Easy {
+        let p = wins as f64 / n;
+        let half = 1.96 * (p * (1.0 - p) / n).sqrt();
+        println!(
+            "{:?} (time {} ms/move, iterations cap {}) vs 3 easy, seats rotated: {wins}/{} wins = {:.1} % (95 % CI {:.1}–{:.1} %; parity {:.1} %)",
+            args.level,
+            args.time_ms,
+            args.iterations,
+            args.games,
+            100.0 * p,
+            100.0 * (p - half),
+            100.0 * (p + half),
+            100.0 / args.seats as f64
+        );
+    }
+}

@@ -1,0 +1,94 @@
+//! Computer players. `easy` is seed 000's decision tree; `normal` counts cards; `hard` searches
+//! over determinised hidden hands with `normal` finishing each game.
+
+pub mod easy;
+pub mod hard;
+pub mod normal;
+
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use super::action::UnoAction;
+use super::game::Uno;
+pub use hard::{Candidate, InfoSet, Limits};
+
+/// AI strength.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    Easy,
+    Normal,
+    Hard,
+}
+
+/// `hard`'s iteration cap when only a time budget is given.
+pub const DEFAULT_MAX_ITERATIONS: u64 = 1_000_000;
+
+/// What an AI reports about its choice.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Analysis {
+    pub level: Level,
+    /// Determinised games played (`hard`); 0 for the heuristics.
+    pub iterations: u64,
+    pub elapsed_ms: u64,
+    /// `hard`: every candidate move with its visits and win rate.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub candidates: Vec<Candidate>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Decision {
+    pub action: UnoAction,
+    pub analysis: Analysis,
+}
+
+/// The move `level` makes for `seat`, the seat to act, thinking at most `budget`
+/// (`hard` only); `seed` drives `hard`'s sampling, so the same seed and iteration count give
+/// the same move. A seat that is not to act gets its jump-in (`normal`/`hard`) or `Draw`,
+/// which the engine then refuses.
+pub fn choose(game: &Uno, seat: usize, level: Level, budget: Duration, seed: u64) -> UnoAction {
+    decide(
+        game,
+        seat,
+        level,
+        Limits {
+            time: budget,
+            max_iterations: DEFAULT_MAX_ITERATIONS,
+        },
+        seed,
+    )
+    .action
+}
+
+/// [`choose`] with explicit limits and the analysis.
+pub fn decide(game: &Uno, seat: usize, level: Level, limits: Limits, seed: u64) -> Decision {
+    let start = Instant::now();
+    let (action, iterations, candidates) = match level {
+        Level::Easy => (easy::choose(game, seat), 0, Vec::new()),
+        Level::Normal => (normal::choose(game, seat), 0, Vec::new()),
+        Level::Hard if game.turn() != Some(seat) => (normal::choose(game, seat), 0, Vec::new()),
+        Level::Hard => {
+            let found = hard::search(&InfoSet::of(game, seat), limits, seed);
+            (found.action, found.iterations, found.candidates)
+        }
+    };
+    Decision {
+        action,
+        analysis: Analysis {
+            level,
+            iterations,
+            elapsed_ms: start.elapsed().as_millis().min(u128::from(u64::MAX)) as u64,
+            candidates,
+        },
+    }
+}
+
+/// Whether an AI at `level` in `seat` (not the seat to act) jumps in now: the seed's `easy`
+/// never does; `normal` and `hard` do whenever they hold the identical card.
+pub fn jump_in(game: &Uno, seat: usize, level: Level) -> Option<UnoAction> {
+    match level {
+        Level::Easy => None,
+        Level::Normal | Level::Hard => normal::jump_in(game, seat),
+    }
+}

@@ -1,0 +1,217 @@
+//! `normal`: a card-counting heuristic. It reads only what its seat may see: its own hand, the
+//! hand sizes, the face-up discard pile and the public table (who drew on which colour).
+//!
+//! - The kind of card comes first, in seed 000's order: numbers before Skip and +2, wilds last
+//!   (kept for need), Reverse to put the smaller hand behind; a next seat at one card is
+//!   punished with +2, Skip, Reverse, +4. (Measured against three `easy` bots: weighing kinds
+//!   and colours freely lost to this order.)
+//! - Between cards of one kind, and for a wild's colour, it counts: the colour it holds most
+//!   of after the play, less the cards of that colour still unseen (not in its hand nor on the
+//!   discard pile), a little more if the next seat is known to lack it.
+//! - It keeps wilds for need: with five or more cards and no threat it draws rather than
+//!   spend a wild that is its only fitting card.
+//! - It jumps in whenever it can (a card shed out of turn).
+
+use super::super::action::UnoAction;
+use super::super::card::{Card, Color, Symbol};
+use super::super::game::Uno;
+
+/// Cards per colour in the deck (one 0, two each of 1–9 and the three actions).
+const PER_COLOR: i32 = 25;
+
+/// From this many cards in hand, a wild is not spent when drawing is possible.
+const SAVE_WILDS_FROM: usize = 5;
+
+/// What the seat knows about colours.
+struct Counts {
+    /// Coloured cards of each colour in its hand.
+    mine: [i32; 4],
+    /// Cards of each colour neither in its hand nor face up on the discard pile.
+    unseen: [i32; 4],
+    /// Colours the next seat is known to lack.
+    next_voids: u8,
+}
+
+impl Counts {
+    fn of(game: &Uno, seat: usize) -> Counts {
+        let mut mine = [0; 4];
+        for c in game.hand(seat) {
+            if let Some(color) = c.color() {
+                mine[color.index()] += 1;
+            }
+        }
+        let mut seen = mine;
+        for p in game.discard() {
+            if let Some(color) = p.card.color() {
+                seen[color.index()] += 1;
+            }
+        }
+        Counts {
+            mine,
+            unseen: seen.map(|s| PER_COLOR - s),
+            next_voids: game.voids_of(game.next_seat(seat)),
+        }
+    }
+
+    /// How good it is to leave `color` in play holding `mine` (after the card is played).
+    fn color_value(&self, mine: &[i32; 4], color: Color) -> i32 {
+        // Following my own colour later matters most; a colour the others hold little of
+        // makes them draw.
+        let void = self.next_voids & (1 << color.index()) != 0;
+        20 * mine[color.index()] - self.unseen[color.index()] + if void { 8 } else { 0 }
+    }
+
+    fn best_color(&self, mine: &[i32; 4]) -> Color {
+        let mut best = Color::Red;
+        for color in Color::ALL {
+            if self.color_value(mine, color) > self.color_value(mine, best) {
+                best = color;
+            }
+        }
+        best
+    }
+}
+
+/// Whether `seat` should jump in now: always, when it can.
+pub fn jump_in(game: &Uno, seat: usize) -> Option<UnoAction> {
+    game.jump_window()
+        .filter(|_| game.can_jump_in(seat))
+        .map(|w| UnoAction::JumpIn { card: w.card })
+}
+
+/// The move for the seat to act.
+pub fn choose(game: &Uno, seat: usize) -> UnoAction {
+    if game.turn() != Some(seat) {
+        return jump_in(game, seat).unwrap_or(UnoAction::Draw);
+    }
+    let hand = game.hand(seat);
+    let counts = Counts::of(game, seat);
+    let mut best: Option<(i32, UnoAction)> = None;
+    let mut last = None;
+    for &card in hand {
+        if Some(card) == last || !game.is_playable(seat, card) {
+            continue;
+        }
+        last = Some(card);
+        let (score, action) = evaluate(game, seat, card, &counts);
+        if best.is_none_or(|(s, _)| score > s) {
+            best = Some((score, action));
+        }
+    }
+    match best {
+        // Only a wild fits, the hand is long and the next seat is not close to going out:
+        // drawing keeps the wild for when it is needed (measured: +1.3 points of win rate
+        // against `easy`).
+        Some((_, UnoAction::Play { card, .. }))
+            if card.is_wild()
+                && hand.len() >= SAVE_WILDS_FROM
+                && game.drawn().is_none()
+                && game.hand_len(game.next_seat(seat)) > 2 =>
+        {
+            UnoAction::Draw
+        }
+        Some((_, action)) => action,
+        None if game.drawn().is_some() => UnoAction::Pass,
+        None => UnoAction::Draw,
+    }
+}
+
+/// A score for playing `card` now, and the action (with a wild's colour). The kind of card
+/// decides first, in seed 000's proven order (measured: a free weighing of kinds against
+/// colours lost to it); the colour left in play decides between cards of one kind.
+fn evaluate(game: &Uno, seat: usize, card: Card, counts: &Counts) -> (i32, UnoAction) {
+    let hand = game.hand(seat);
+    if hand.len() == 1 {
+        return (i32::MAX, play(card, Color::Red));
+    }
+    let mut mine = counts.mine;
+    if let Some(color) = card.color() {
+        mine[color.index()] -= 1;
+    }
+    let color = card.color().unwrap_or_else(|| counts.best_color(&mine));
+    let next_size = game.hand_len(game.next_seat(seat));
+    let prev_size = game.hand_len(game.prev_seat(seat));
+    let kind = if next_size == 1 {
+        // Stop the next seat from going out.
+        match card.symbol() {
+            Symbol::DrawTwo => 6,
+            Symbol::Skip => 5,
+            Symbol::Reverse => 4,
+            Symbol::WildDrawFour => 3,
+            Symbol::Wild => 2,
+            Symbol::Number(_) => 1,
+        }
+    } else {
+        // Numbers first; actions kept for need; wilds last (they always fit).
+        match card.symbol() {
+            Symbol::Reverse if prev_size > next_size => 7,
+            Symbol::Number(_) => 6,
+            Symbol::Skip => 5,
+            Symbol::DrawTwo => 4,
+            Symbol::Reverse if prev_size >= 4 => 3,
+            Symbol::Wild => 2,
+            Symbol::WildDrawFour => 1,
+            Symbol::Reverse => 0,
+        }
+    };
+    let score = kind * 100_000 + counts.color_value(&mine, color);
+    (score, play(card, color))
+}
+
+fn play(card: Card, color: Color) -> UnoAction {
+    UnoAction::Play {
+        card,
+        color: card.is_wild().then_some(color),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::tests::position;
+    use super::*;
+
+    #[test]
+    fn punishes_a_next_seat_about_to_go_out() {
+        let game = position(&["R5 R6 RD2 B1", "Y1", "Y2 Y3 Y4"], "R3", 0);
+        assert_eq!(
+            choose(&game, 0),
+            UnoAction::Play {
+                card: "RD2".parse().unwrap(),
+                color: None
+            }
+        );
+    }
+
+    #[test]
+    fn keeps_wilds_and_actions_when_a_number_fits() {
+        let game = position(&["W R5 RS B1 B2", "Y1 Y2 Y3 Y4", "Y5 Y6 Y7 Y8"], "R3", 0);
+        assert_eq!(
+            choose(&game, 0),
+            UnoAction::Play {
+                card: "R5".parse().unwrap(),
+                color: None
+            }
+        );
+    }
+
+    #[test]
+    fn a_wild_names_the_colour_it_holds_most() {
+        let game = position(&["W G1 G2 B4", "Y1 Y2 Y3 Y4", "Y5 Y6 Y7 Y8"], "R9", 0);
+        assert_eq!(
+            choose(&game, 0),
+            UnoAction::Play {
+                card: Card::WILD,
+                color: Some(Color::Green)
+            }
+        );
+    }
+
+    #[test]
+    fn a_long_hand_draws_rather_than_spend_its_only_wild() {
+        let game = position(&["W G1 G2 G3 B4", "Y1 Y2 Y3 Y4", "Y5 Y6 Y7 Y8"], "R9", 0);
+        assert_eq!(choose(&game, 0), UnoAction::Draw);
+        // …unless the next seat is close to going out.
+        let game = position(&["W G1 G2 G3 B4", "Y1 Y2", "Y5 Y6 Y7 Y8"], "R9", 0);
+        assert!(matches!(choose(&game, 0), UnoAction::Play { card, .. } if card == Card::WILD));
+    }
+}

@@ -1,0 +1,427 @@
+//! UNO as a [`TurnGame`]: the engine's table, whether the server plays AI seats by itself, and
+//! whether the creator asked to start by hand. Nothing hidden (hands, deck order, the seed) is in
+//! a view, an event or a log entry: the engine's views and events are built that way, and the
+//! state that holds them is only stored.
+
+use std::ops::RangeInclusive;
+
+use serde::{Deserialize, Deserializer, Serialize};
+use utoipa::ToSchema;
+
+use super::ai::{self, Level, Limits};
+use super::{Card, DeckSource, Outcome, Rules, Uno, UnoAction, UnoError, UnoEvent, UnoView};
+use crate::games::{
+    AiBudget, AiChoice, AiLevel, EndReason, GameResult, PlayerSpec, RuleError, Seat, SeatKind,
+    TurnGame,
+};
+
+/// UNO's reason for an ending: a seat played its last card.
+pub const OUT_OF_CARDS: EndReason = EndReason::named("out_of_cards");
+
+/// Create body for an UNO game.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"players": [{"name": "alice"}, {"ai": "normal"}, {"ai": "hard"}, {"open": true}], "rules": {"stacking": true, "jump_in": true}}))]
+pub struct UnoOptions {
+    /// 2 to 10 seats; seat 0 acts first and play goes clockwise (to the next higher seat).
+    /// `{"open": true}` seats are taken later with `join`; the cards are dealt when the last
+    /// one is taken (or on `start`).
+    #[schema(min_items = 2, max_items = 10)]
+    pub players: Vec<PlayerSpec>,
+    /// The table's options (all off by default: seed 000's plain game).
+    #[serde(default)]
+    pub rules: Rules,
+    /// Shuffles the deck reproducibly: a u64, as a JSON number or a decimal string (numbers
+    /// above 2^53 lose precision in many JSON clients). Never shown again. Not with `deck`.
+    #[serde(default, deserialize_with = "seed_from_number_or_string")]
+    #[schema(value_type = Option<String>, example = "42")]
+    pub seed: Option<u64>,
+    /// An explicit deck instead of a shuffle: the 108 cards, top first (replays, puzzles,
+    /// tests). 422 unless it is exactly the 108-card deck. Not with `seed`.
+    #[schema(min_items = 108, max_items = 108)]
+    pub deck: Option<Vec<Card>>,
+    /// Whether the server plays the AI seats after each human action (default true).
+    pub auto_ai: Option<bool>,
+    /// `false`: wait for `POST …/start` even when every seat is taken (default true).
+    pub start: Option<bool>,
+}
+
+fn seed_from_number_or_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Given {
+        Number(u64),
+        Text(String),
+    }
+    match Option::<Given>::deserialize(d)? {
+        None => Ok(None),
+        Some(Given::Number(n)) => Ok(Some(n)),
+        Some(Given::Text(text)) => text.trim().parse().map(Some).map_err(|_| {
+            serde::de::Error::custom(format!(
+                "seed must be a whole number 0 to {}, not {:?}",
+                u64::MAX,
+                text.chars().take(30).collect::<String>()
+            ))
+        }),
+    }
+}
+
+/// An UNO table as the server stores it. The engine state holds every hand and the deck order;
+/// only [`TurnGame::view`] leaves the server.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct UnoGame {
+    table: Uno,
+    auto_ai: bool,
+    /// Created with `"start": false`: deal only on `POST …/start`.
+    start_by_hand: bool,
+}
+
+impl UnoGame {
+    pub fn table(&self) -> &Uno {
+        &self.table
+    }
+
+    /// Why the engine said no, as the road's error. A jump-in that lost a race is a conflict
+    /// (409): the client acted on a table that has moved on. See [`UnoGame::too_late`].
+    fn refusal(&self, seat: Seat, action: &UnoAction, err: UnoError) -> RuleError {
+        if let (UnoError::Illegal(_), UnoAction::JumpIn { card }) = (&err, action) {
+            if let Some(why) = self.too_late(seat, *card) {
+                return RuleError::Conflict(why);
+            }
+        }
+        engine_error(err)
+    }
+
+    /// Why a refused jump-in with `card` looks like one that came too late rather than a wrong
+    /// one: `seat` itself has just put that card on top (the same request twice), or the card
+    /// was played a moment ago and other cards have covered it since. (A closed window is the
+    /// engine's own `NoJumpWindow`.)
+    fn too_late(&self, seat: Seat, card: Card) -> Option<String> {
+        let window = self.table.jump_window()?;
+        if window.card == card {
+            return (window.seat == seat && !self.table.hand(seat).contains(&card)).then(|| {
+                format!("you have just played {card} yourself; this jump-in came after it")
+            });
+        }
+        let discard = self.table.discard();
+        let covered = &discard[discard.len().saturating_sub(1 + RACE_DEPTH)..discard.len() - 1];
+        covered.iter().any(|p| p.card == card).then(|| {
+            format!(
+                "{card} is no longer the card on top ({} was played since): the jump-in came too late",
+                window.card
+            )
+        })
+    }
+}
+
+/// How many cards below the top a late jump-in may aim at and still count as a lost race.
+const RACE_DEPTH: usize = 4;
+
+fn engine_error(err: UnoError) -> RuleError {
+    match err {
+        UnoError::NotYourTurn { seat, expected } => RuleError::NotYourTurn { seat, expected },
+        UnoError::GameOver => RuleError::GameOver,
+        UnoError::NotStarted => RuleError::NotStarted,
+        err @ (UnoError::AlreadyStarted | UnoError::NoJumpWindow) => {
+            RuleError::Conflict(err.to_string())
+        }
+        UnoError::Illegal(msg) => RuleError::Illegal(msg),
+        UnoError::Invalid(msg) => RuleError::InvalidOptions(msg),
+    }
+}
+
+fn level_of(level: AiLevel) -> Level {
+    match level {
+        AiLevel::Easy => Level::Easy,
+        AiLevel::Normal => Level::Normal,
+        AiLevel::Hard => Level::Hard,
+    }
+}
+
+impl TurnGame for UnoGame {
+    const NAME: &'static str = "uno";
+    const DESCRIPTION: &'static str =
+        "UNO (seeds 000 and 002) for 2 to 10 seats: rooms, shouts, private hands, three AIs";
+    const MESSAGES: bool = true;
+    const PRIVATE_VIEWS: bool = true;
+    type Options = UnoOptions;
+    type Move = UnoAction;
+    type View = UnoView;
+    type Event = UnoEvent;
+
+    fn seat_range() -> RangeInclusive<usize> {
+        super::MIN_SEATS..=super::MAX_SEATS
+    }
+
+    fn players(options: &UnoOptions) -> &[PlayerSpec] {
+        &options.players
+    }
+
+    fn waits_for_start(&self) -> bool {
+        self.start_by_hand && !self.table.is_started()
+    }
+
+    fn auto_ai(&self) -> bool {
+        self.auto_ai
+    }
+
+    fn new(options: &UnoOptions, seats: &[SeatKind], seed: u64) -> Result<Self, RuleError> {
+        let source = match (&options.deck, options.seed) {
+            (Some(_), Some(_)) => {
+                return Err(RuleError::InvalidOptions(
+                    "give either a seed or a deck, not both".into(),
+                ))
+            }
+            (Some(deck), None) => DeckSource::Cards(deck.clone()),
+            (None, given) => DeckSource::Seed(given.unwrap_or(seed)),
+        };
+        let table = Uno::new_room(seats.len(), options.rules, source).map_err(engine_error)?;
+        Ok(UnoGame {
+            table,
+            auto_ai: options.auto_ai.unwrap_or(true),
+            start_by_hand: options.start == Some(false),
+        })
+    }
+
+    fn start(&mut self, _seats: &[SeatKind]) -> Result<Vec<UnoEvent>, RuleError> {
+        self.table.start().map_err(engine_error)
+    }
+
+    fn started(&self) -> bool {
+        self.table.is_started()
+    }
+
+    fn turn(&self) -> Option<Seat> {
+        self.table.turn()
+    }
+
+    /// The seat to act, or any seat jumping in: the engine says whether that jump-in stands
+    /// (so a lost race gets its own answer, not "not your turn").
+    fn may_act(&self, seat: Seat, mv: &UnoAction) -> bool {
+        matches!(mv, UnoAction::JumpIn { .. }) || self.table.turn() == Some(seat)
+    }
+
+    /// A human holding the card identical to the one just played gets the chance to jump in:
+    /// the server stops playing AI seats until that human (or an `ai-move`) acts.
+    fn humans_may_interject(&self, seats: &[SeatKind]) -> bool {
+        self.table
+            .jump_in_seats()
+            .any(|s| seats.get(s) == Some(&SeatKind::Human))
+    }
+
+    fn apply(&mut self, seat: Seat, mv: &UnoAction) -> Result<Vec<UnoEvent>, RuleError> {
+        self.table
+            .apply(seat, mv)
+            .map_err(|e| self.refusal(seat, mv, e))
+    }
+
+    fn abort(&mut self) -> Vec<UnoEvent> {
+        self.table.abort()
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        self.table.result().map(|outcome| match outcome {
+            Outcome::OutOfCards { winner, points } => GameResult {
+                winners: vec![winner],
+                reason: OUT_OF_CARDS,
+                summary: format!("seat {winner} played its last card and scores {points} points"),
+            },
+            Outcome::Aborted => GameResult::aborted(),
+        })
+    }
+
+    fn view(&self, seat: Option<Seat>) -> UnoView {
+        match seat {
+            Some(seat) => self.table.seat_view(seat),
+            None => self.table.public_view(),
+        }
+    }
+
+    fn choose_move(
+        &self,
+        seat: Seat,
+        level: AiLevel,
+        budget: AiBudget,
+    ) -> Result<AiChoice<UnoAction>, RuleError> {
+        match self.table.turn() {
+            None if self.table.is_started() => return Err(RuleError::GameOver),
+            None => return Err(RuleError::NotStarted),
+            Some(expected) if expected != seat => {
+                return Err(RuleError::NotYourTurn { seat, expected })
+            }
+            Some(_) => {}
+        }
+        let decision = ai::decide(
+            &self.table,
+            seat,
+            level_of(level),
+            Limits {
+                time: budget.time,
+                max_iterations: ai::DEFAULT_MAX_ITERATIONS,
+            },
+            budget.seed,
+        );
+        Ok(AiChoice {
+            chosen: decision.action,
+            analysis: serde_json::to_value(&decision.analysis).ok(),
+        })
+    }
+
+    fn message(&mut self, from: Seat, to: Seat, text: &str) -> Result<Vec<UnoEvent>, RuleError> {
+        self.table.shout(from, to, text).map_err(engine_error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(json: serde_json::Value) -> UnoOptions {
+        serde_json::from_value(json).unwrap()
+    }
+
+    fn humans(n: usize) -> Vec<SeatKind> {
+        vec![SeatKind::Human; n]
+    }
+
+    fn codes(list: &str) -> Vec<Card> {
+        list.split_whitespace()
+            .map(|c| c.parse().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_seed_is_a_number_or_a_decimal_string() {
+        let players = serde_json::json!([{"name": "a"}, {"name": "b"}]);
+        let text = options(serde_json::json!({"players": players, "seed": "18446744073709551615"}));
+        assert_eq!(text.seed, Some(u64::MAX));
+        let number = options(serde_json::json!({"players": players, "seed": 7}));
+        assert_eq!(number.seed, Some(7));
+        let bad = serde_json::from_value::<UnoOptions>(
+            serde_json::json!({"players": players, "seed": "-1"}),
+        );
+        assert!(bad.unwrap_err().to_string().contains("seed must be"));
+        // The road's own seed (the last argument) only counts when the options give none.
+        let first_hand = |road_seed: u64| {
+            let mut game = UnoGame::new(&number, &humans(2), road_seed).unwrap();
+            game.start(&humans(2)).unwrap();
+            game.table().hand(0).to_vec()
+        };
+        assert_eq!(first_hand(1), first_hand(2), "a given seed wins");
+    }
+
+    #[test]
+    fn seed_and_deck_exclude_each_other_and_start_can_wait() {
+        let deck: Vec<String> = super::super::full_deck()
+            .iter()
+            .map(Card::to_string)
+            .collect();
+        let both = options(serde_json::json!({
+            "players": [{"name": "a"}, {"name": "b"}], "seed": 1, "deck": deck
+        }));
+        assert!(matches!(
+            UnoGame::new(&both, &humans(2), 0),
+            Err(RuleError::InvalidOptions(_))
+        ));
+        let waiting = options(serde_json::json!({
+            "players": [{"name": "a"}, {"name": "b"}], "start": false, "auto_ai": false
+        }));
+        let mut game = UnoGame::new(&waiting, &humans(2), 0).unwrap();
+        assert!(game.waits_for_start() && !game.started() && !game.auto_ai());
+        assert_eq!(game.turn(), None);
+        game.start(&humans(2)).unwrap();
+        assert!(!game.waits_for_start() && game.started());
+        assert!(matches!(
+            game.start(&humans(2)),
+            Err(RuleError::Conflict(_))
+        ));
+    }
+
+    /// Three humans with `jump_in`, dealt these hands (seat 0 first), R3 turned.
+    fn jump_table(hands: [&str; 3]) -> UnoGame {
+        let hands: Vec<Vec<Card>> = hands.iter().map(|h| codes(h)).collect();
+        let mut top = Vec::new();
+        for round in 0..7 {
+            for hand in &hands {
+                top.push(hand[round]);
+            }
+        }
+        top.push("R3".parse().unwrap());
+        let mut rest = super::super::full_deck();
+        for card in &top {
+            let at = rest.iter().position(|c| c == card).unwrap();
+            rest.remove(at);
+        }
+        top.extend(rest);
+        let deck: Vec<String> = top.iter().map(Card::to_string).collect();
+        let body = serde_json::json!({
+            "players": [{"name": "a"}, {"name": "b"}, {"name": "c"}],
+            "rules": {"jump_in": true}, "deck": deck
+        });
+        let mut game = UnoGame::new(&options(body), &humans(3), 0).unwrap();
+        game.start(&humans(3)).unwrap();
+        game
+    }
+
+    fn act(code: &str) -> UnoAction {
+        UnoAction::Play {
+            card: code.parse().unwrap(),
+            color: None,
+        }
+    }
+
+    fn jump(code: &str) -> UnoAction {
+        UnoAction::JumpIn {
+            card: code.parse().unwrap(),
+        }
+    }
+
+    const HANDS: [&str; 3] = [
+        "R7 B1 B2 B3 B4 B5 B6",
+        "G7 G2 G3 G4 G5 G6 G1",
+        "R7 Y1 Y2 Y3 Y4 Y5 Y6",
+    ];
+
+    #[test]
+    fn late_jump_ins_are_conflicts_and_only_humans_interject() {
+        let mut game = jump_table(HANDS);
+        assert!(game.may_act(2, &jump("R7")), "the engine judges jump-ins");
+        assert!(!game.may_act(1, &UnoAction::Draw));
+        game.apply(0, &act("R7")).unwrap();
+        let ais = [
+            SeatKind::Human,
+            SeatKind::Human,
+            SeatKind::Ai(AiLevel::Easy),
+        ];
+        assert!(game.humans_may_interject(&humans(3)));
+        assert!(!game.humans_may_interject(&ais), "only an AI holds R7");
+        assert!(matches!(
+            game.apply(1, &jump("R7")),
+            Err(RuleError::Illegal(_))
+        ));
+        game.apply(2, &jump("R7")).unwrap();
+        // The same jump-in twice: the second came after the first.
+        assert!(matches!(
+            game.apply(2, &jump("R7")),
+            Err(RuleError::Conflict(_))
+        ));
+        game.apply(0, &UnoAction::Draw).unwrap();
+        assert!(matches!(
+            game.apply(2, &jump("R7")),
+            Err(RuleError::Conflict(_))
+        ));
+
+        // A jump-in on a card the next seat has already covered.
+        let mut game = jump_table(HANDS);
+        game.apply(0, &act("R7")).unwrap();
+        game.apply(1, &act("G7")).unwrap();
+        assert!(matches!(
+            game.apply(2, &jump("R7")),
+            Err(RuleError::Conflict(_))
+        ));
+        assert!(matches!(
+            game.apply(2, &jump("Y1")),
+            Err(RuleError::Illegal(_))
+        ));
+    }
+}
