@@ -4,7 +4,7 @@
 use std::fmt;
 
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
-use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
+use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type};
 use utoipa::openapi::RefOr;
 use utoipa::{PartialSchema, ToSchema};
 
@@ -51,12 +51,21 @@ impl<'de> Deserialize<'de> for Seed {
 
 impl PartialSchema for Seed {
     fn schema() -> RefOr<Schema> {
-        ObjectBuilder::new()
-            .schema_type(SchemaType::Type(Type::String))
-            .pattern(Some("^[0-9]{1,20}$"))
+        OneOfBuilder::new()
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(SchemaType::Type(Type::String))
+                    .pattern(Some("^[0-9]{1,20}$")),
+            )
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(SchemaType::Type(Type::Integer))
+                    .minimum(Some(0))
+                    .maximum(Some(u64::MAX as f64)),
+            )
             .description(Some(
-                "A 64-bit seed as a decimal string (JavaScript numbers lose precision above 2^53); \
-                 a JSON number is also accepted on input.",
+                "A 64-bit seed. Answers write it as a decimal string (JavaScript numbers lose \
+                 precision above 2^53); requests may send the string or a JSON integer.",
             ))
             .examples([serde_json::json!("12345678901234567890")])
             .into()

@@ -182,7 +182,7 @@ async fn undo_and_redo_restore_captures(app: TestApp) {
     );
     take_back(&app, &id, &white, "redo")
         .await
-        .assert_problem(422, "illegal_move");
+        .assert_problem(409, "conflict");
 
     // A new move clears the redo line.
     take_back(&app, &id, &white, "undo").await.expect(200);
@@ -190,7 +190,7 @@ async fn undo_and_redo_restore_captures(app: TestApp) {
     assert_eq!(fresh.body["game"]["state"]["can_redo"], false);
     take_back(&app, &id, &white, "redo")
         .await
-        .assert_problem(422, "illegal_move");
+        .assert_problem(409, "conflict");
     let log = app.get(&format!("/v1/go/games/{id}/moves")).await.body;
     assert!(log
         .as_array()

@@ -33,9 +33,11 @@ trap cleanup EXIT
 seed_games() { # $1 = base URL
   local games="" body kind
   for kind in $(curl -fsS "$1/openapi.json" | python3 -c 'import json,re,sys; print(" ".join(m.group(1) for p in json.load(sys.stdin)["paths"] for m in [re.match(r"^/v1/([a-z_-]+)/games$", p)] if m))'); do
-    for _ in 1 2; do
+    # Two full games, and one with an open seat for `join`.
+    for players in '[{"name": "fuzz-a"}, {"name": "fuzz-b"}]' '[{"name": "fuzz-a"}, {"name": "fuzz-b"}]' \
+      '[{"name": "fuzz-a"}, {"open": true}]'; do
       body=$(curl -fsS -X POST "$1/v1/$kind/games" -H 'content-type: application/json' \
-        -d '{"players": [{"name": "fuzz-a"}, {"name": "fuzz-b"}]}')
+        -d "{\"players\": $players}")
       games+=$(python3 -c 'import json,sys; k=sys.argv[1]; b=json.load(sys.stdin); print(k + "/" + b["id"] + "".join(":" + t["token"] for t in b["tokens"]), end=",")' "$kind" <<<"$body")
     done
   done

@@ -121,6 +121,42 @@ def _use_a_real_deck(case) -> None:
         requests.post(f"{BASE}/v1/poker/decks/{deck_id}/draw", json={"count": 1}, timeout=10)
 
 
+def _as_the_seat_to_act(case, kind: str) -> None:
+    """A move goes out with the token of the seat to act, and (for UNO, half the time) a card that
+    seat can play: random moves are nearly all out of turn or unplayable, and explore nothing."""
+    if not BASE:
+        return
+    game_id = case.path_parameters["id"]
+    tokens = GAMES[kind].get(game_id, [])
+    try:
+        game = requests.get(f"{BASE}/v1/{kind}/games/{game_id}", timeout=10).json()
+    except (requests.RequestException, ValueError):
+        return
+    turn = game.get("turn")
+    if not isinstance(turn, int) or turn >= len(tokens) or not tokens[turn]:
+        return
+    case.headers["Authorization"] = "Bearer " + tokens[turn]
+    if kind != "uno" or RNG.random() < 0.5:
+        return
+    try:
+        view = requests.get(
+            f"{BASE}/v1/{kind}/games/{game_id}",
+            headers={"Authorization": "Bearer " + tokens[turn]},
+            timeout=10,
+        ).json()
+    except (requests.RequestException, ValueError):
+        return
+    playable = [c["code"] for c in view.get("state", {}).get("hand") or [] if c.get("playable")]
+    if playable:
+        card = RNG.choice(playable)
+        body = {"action": "play", "card": card}
+        if card.startswith("W"):
+            body["color"] = RNG.choice(["red", "yellow", "green", "blue"])
+        case.body = body
+    else:
+        case.body = {"action": "draw"}
+
+
 @schemathesis.hook
 def before_call(context, case, kwargs):
     if RNG.random() < KEEP_GENERATED:
@@ -128,5 +164,7 @@ def before_call(context, case, kwargs):
     game = GAME_PATH.match(case.path)
     if game and GAMES.get(game.group(1)):
         _use_a_real_game(case, GAMES[game.group(1)])
+        if case.method.upper() == "POST" and case.path.endswith("/moves"):
+            _as_the_seat_to_act(case, game.group(1))
     elif case.path.startswith(DECK) and DECKS:
         _use_a_real_deck(case)

@@ -125,9 +125,9 @@ fn rule_error(err: GoError) -> RuleError {
         GoError::InvalidOptions(_) | GoError::NoStone(_) => {
             RuleError::InvalidOptions(err.to_string())
         }
-        GoError::Illegal { .. } | GoError::NothingToUndo | GoError::NothingToRedo => {
-            RuleError::Illegal(err.to_string())
-        }
+        GoError::Illegal { .. } => RuleError::Illegal(err.to_string()),
+        // Nothing to take back is the game's state, not a bad request: 409.
+        GoError::NothingToUndo | GoError::NothingToRedo => RuleError::Conflict(err.to_string()),
         GoError::NotYourTurn { color, expected } => RuleError::NotYourTurn {
             seat: seat_of(color),
             expected: seat_of(expected),

@@ -82,7 +82,7 @@ impl<'de> Deserialize<'de> for GomokuPlay {
 #[schema(example = json!({"move": "h8"}))]
 pub struct GomokuMove {
     #[serde(rename = "move")]
-    #[schema(value_type = String, example = "h8")]
+    #[schema(value_type = String, example = "h8", pattern = "^([a-sA-S](1[0-9]|[1-9])|[Rr][Ee][Ss][Ii][Gg][Nn])$")]
     pub play: GomokuPlay,
 }
 
@@ -336,7 +336,7 @@ impl TurnGame for GomokuGame {
             }
         }
         if taken.is_empty() {
-            return Err(RuleError::Illegal("there is no move to take back".into()));
+            return Err(RuleError::Conflict("there is no move to take back".into()));
         }
         Ok(vec![GomokuEvent::Undo { taken_back: taken }])
     }

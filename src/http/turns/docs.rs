@@ -446,7 +446,13 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
         )
         .build(
             true,
-            Some(json_body(reference_to::<AiMoveRequest>(), false)),
+            Some(json_body(
+                utoipa::openapi::schema::OneOfBuilder::new()
+                    .item(reference_to::<AiMoveRequest>())
+                    .item(ObjectBuilder::new().schema_type(Type::Null))
+                    .into(),
+                false,
+            )),
             "200",
             outcome(),
             ProblemSet::AI,

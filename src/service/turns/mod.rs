@@ -138,6 +138,19 @@ async fn require_seat(
     seat_of(svc, record, token).await?.ok_or_else(missing_token)
 }
 
+/// Loads the game for a change by the token's seat: the seat, and the version `If-Match` names.
+async fn load_as_seat<G: TurnGame>(
+    svc: &Services,
+    id: Uuid,
+    token: Option<&TokenHash>,
+    if_match: Option<i64>,
+) -> ServiceResult<(Loaded<G>, Seat)> {
+    let loaded = load::<G>(svc, id).await?;
+    let seat = require_seat(svc, &loaded.record, token).await?;
+    check_if_match("game", loaded.record.row.version, if_match)?;
+    Ok((loaded, seat))
+}
+
 fn missing_token() -> ServiceError {
     ServiceError::Unauthenticated("this action needs `Authorization: Bearer <seat token>`".into())
 }

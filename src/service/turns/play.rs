@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::{
-    ai_seed, check_if_match, ensure_active, load, load_record, parse_state, rendered, require_seat,
+    ai_seed, check_if_match, ensure_active, load, load_as_seat, load_record, parse_state, rendered,
     save, seat_kinds, seat_of, state_json, Change, CreatedGame, Loaded, Outcome, SeatToken,
     DEFAULT_AI_TIME_MS, MAX_AI_TIME_MS,
 };
@@ -180,9 +180,7 @@ pub async fn play<G: TurnGame>(
     if_match: Option<i64>,
     mv: G::Move,
 ) -> ServiceResult<Outcome<G>> {
-    let mut loaded = load::<G>(svc, id).await?;
-    let seat = require_seat(svc, &loaded.record, token).await?;
-    check_if_match("game", loaded.record.row.version, if_match)?;
+    let (mut loaded, seat) = load_as_seat::<G>(svc, id, token, if_match).await?;
     ensure_active(&loaded)?;
     if !loaded.game.may_act(seat, &mv) {
         return Err(match loaded.game.turn() {

@@ -6,7 +6,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::{
-    check_if_match, ensure_active, load, registration, rendered, require_seat, save, seat_kinds,
+    check_if_match, ensure_active, load, load_as_seat, registration, rendered, save, seat_kinds,
     Change, Outcome,
 };
 use crate::games::{GameStatus, Seat, SeatKind, SeatKindWord, TurnGame};
@@ -21,8 +21,8 @@ use crate::store::SeatRow;
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"name": "bob"}))]
 pub struct JoinRequest {
-    /// The joining player's name (1–32 characters).
-    #[schema(min_length = 1, max_length = 32)]
+    /// The joining player's name: 1–32 characters, not only spaces, no control characters.
+    #[schema(min_length = 1, max_length = 32, pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$")]
     pub name: String,
 }
 
@@ -101,9 +101,7 @@ pub async fn start<G: TurnGame>(
     token: Option<&TokenHash>,
     if_match: Option<i64>,
 ) -> ServiceResult<Outcome<G>> {
-    let mut loaded = load::<G>(svc, id).await?;
-    let seat = require_seat(svc, &loaded.record, token).await?;
-    check_if_match("game", loaded.record.row.version, if_match)?;
+    let (mut loaded, seat) = load_as_seat::<G>(svc, id, token, if_match).await?;
     match loaded.record.row.status {
         GameStatus::Waiting => {}
         GameStatus::Active => {
@@ -136,9 +134,7 @@ pub async fn end<G: TurnGame>(
     token: Option<&TokenHash>,
     if_match: Option<i64>,
 ) -> ServiceResult<Outcome<G>> {
-    let mut loaded = load::<G>(svc, id).await?;
-    let seat = require_seat(svc, &loaded.record, token).await?;
-    check_if_match("game", loaded.record.row.version, if_match)?;
+    let (mut loaded, seat) = load_as_seat::<G>(svc, id, token, if_match).await?;
     if loaded.game.result().is_some() {
         return Err(ServiceError::GameOver);
     }
@@ -172,9 +168,7 @@ pub async fn message<G: TurnGame>(
     if_match: Option<i64>,
     request: MessageRequest,
 ) -> ServiceResult<Outcome<G>> {
-    let mut loaded = load::<G>(svc, id).await?;
-    let seat = require_seat(svc, &loaded.record, token).await?;
-    check_if_match("game", loaded.record.row.version, if_match)?;
+    let (mut loaded, seat) = load_as_seat::<G>(svc, id, token, if_match).await?;
     ensure_active(&loaded)?;
     if request.to >= loaded.record.seats.len() {
         return Err(ServiceError::Invalid(format!(
