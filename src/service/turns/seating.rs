@@ -22,7 +22,11 @@ use crate::store::SeatRow;
 #[schema(example = json!({"name": "bob"}))]
 pub struct JoinRequest {
     /// The joining player's name: 1–32 characters, not only spaces, no control characters.
-    #[schema(min_length = 1, max_length = 32, pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$")]
+    #[schema(
+        min_length = 1,
+        max_length = 32,
+        pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$"
+    )]
     pub name: String,
 }
 
