@@ -206,12 +206,23 @@ pub fn choose(req: &GoAiRequest) -> GoAiMove {
     } else {
         best
     };
+    // While much of the board is still nobody's by the seed's count, passing throws the game away
+    // whatever thin visit counts say: on 13×13 and 19×19 a second of search spreads its playouts
+    // over hundreds of moves, and a pass that looked as good as any of them lost whole games.
+    let open_board = unclaimed_points(req.board) > req.board.size();
     let mut pass = out.children.len() == 1
-        || best.play.is_none()
         || (req.opponent_passed && our_margin > 0.0)
-        || (!hopeless
-            && pass_child
-                .is_some_and(|p| p.win_rate >= best.win_rate && p.visits * 4 >= best.visits));
+        || (!open_board
+            && (best.play.is_none()
+                || (!hopeless
+                    && pass_child.is_some_and(|p| {
+                        p.win_rate >= best.win_rate && p.visits * 4 >= best.visits
+                    }))));
+    let best = if pass || best.play.is_some() {
+        best
+    } else {
+        best_play.unwrap_or(best)
+    };
     let settled_now = !pass && settled(req.board, &out.ownership);
     if settled_now && our_margin > 0.0 && fills_own_area(req.board, req.to_move, best.play) {
         // The game is decided in our favour and the best move only fills a point the seed's
@@ -270,6 +281,14 @@ pub fn choose(req: &GoAiRequest) -> GoAiMove {
         resign,
         analysis,
     }
+}
+
+/// Empty points the seed's count gives to nobody (regions touching both colours, or none).
+fn unclaimed_points(board: &Board) -> usize {
+    count::owners(board)
+        .into_iter()
+        .filter(|o| *o != BLACK && *o != WHITE)
+        .count()
 }
 
 /// Whether `play` is a stone inside an empty region the seed's count gives to `color`.
@@ -416,6 +435,26 @@ mod tests {
             easy.play.is_some(),
             "easy only refuses true eyes; it still has moves here"
         );
+    }
+
+    #[test]
+    fn never_passes_on_an_open_board_with_thin_playouts() {
+        // White with komi on big boards: random playouts favour White, so a pass looks as good as
+        // any move after a few hundred playouts. It must still play.
+        for size in [9, 13, 19] {
+            let mut b = Board::new(size);
+            b.play(Color::Black, b.pt(size / 2, size / 2)).unwrap();
+            for seed in 0..4 {
+                let mut req = request(&b, Color::White, Level::Hard, 300);
+                req.komi = 7.0;
+                req.seed = seed;
+                let answer = choose(&req);
+                assert!(
+                    answer.play.is_some(),
+                    "{size}x{size} seed {seed}: White passed"
+                );
+            }
+        }
     }
 
     #[test]
