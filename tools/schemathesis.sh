@@ -36,8 +36,10 @@ seed_games() { # $1 = base URL
     # Two full games, and one with an open seat for `join`.
     for players in '[{"name": "fuzz-a"}, {"name": "fuzz-b"}]' '[{"name": "fuzz-a"}, {"name": "fuzz-b"}]' \
       '[{"name": "fuzz-a"}, {"open": true}]'; do
+      # Go on the largest board, so that every vertex the schema allows is on it.
+      extra=""; [ "$kind" = go ] && extra='"size": 25, '
       body=$(curl -fsS -X POST "$1/v1/$kind/games" -H 'content-type: application/json' \
-        -d "{\"players\": $players}")
+        -d "{$extra\"players\": $players}")
       games+=$(python3 -c 'import json,sys; k=sys.argv[1]; b=json.load(sys.stdin); print(k + "/" + b["id"] + "".join(":" + t["token"] for t in b["tokens"]), end=",")' "$kind" <<<"$body")
     done
   done

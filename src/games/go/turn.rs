@@ -66,7 +66,11 @@ pub struct GoCreate {
 #[schema(example = json!({"move": "D4"}))]
 pub struct GoMove {
     #[serde(rename = "move")]
-    #[schema(value_type = String, example = "D4")]
+    #[schema(
+        value_type = String,
+        example = "D4",
+        pattern = "^([A-HJ-Za-hj-z](2[0-5]|1[0-9]|[1-9])|[Pp][Aa][Ss][Ss]|[Rr][Ee][Ss][Ii][Gg][Nn])$"
+    )]
     pub play: GoPlay,
 }
 
