@@ -11,5 +11,6 @@ pub mod uno;
 
 pub use turn::{
     schema_of, AiBudget, AiChoice, AiLevel, EndReason, GameResult, GameStatus, PlayerSpec, Report,
-    ReportQuery, ReportSpec, RuleError, Seat, SeatKind, SeatKindWord, TurnGame, UnknownWord,
+    ReportParam, ReportQuery, ReportSpec, RuleError, Seat, SeatKind, SeatKindWord, TurnGame,
+    UnknownWord,
 };

@@ -415,8 +415,8 @@ pub trait TurnGame: Clone + Serialize + DeserializeOwned + Send + Sync + 'static
 pub struct ReportSpec {
     pub name: &'static str,
     pub summary: &'static str,
-    /// Query parameters: name and description.
-    pub params: &'static [(&'static str, &'static str)],
+    /// Query parameters.
+    pub params: &'static [ReportParam],
     /// `application/json` or another media type (`application/x-go-sgf`).
     pub content_type: &'static str,
     /// The JSON schema of the answer (for JSON reports): its component name and schema.
@@ -424,6 +424,16 @@ pub struct ReportSpec {
         String,
         utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
     ),
+}
+
+/// A query parameter of a report.
+pub struct ReportParam {
+    pub name: &'static str,
+    pub description: &'static str,
+    /// The values it takes, when they are a closed set (documented as an enum).
+    pub values: &'static [&'static str],
+    /// A pattern its values match, when they are free-form (documented as the schema's pattern).
+    pub pattern: Option<&'static str>,
 }
 
 /// Query parameters of a report, by name.

@@ -18,8 +18,8 @@ use super::score::{ScoreReport, Scoring};
 use super::sgf::SgfMeta;
 use super::vertex::{GoPlay, Vertex};
 use crate::games::{
-    schema_of, AiBudget, AiChoice, AiLevel, EndReason, GameResult, PlayerSpec, Report, ReportQuery,
-    ReportSpec, RuleError, Seat, SeatKind, TurnGame,
+    schema_of, AiBudget, AiChoice, AiLevel, EndReason, GameResult, PlayerSpec, Report, ReportParam,
+    ReportQuery, ReportSpec, RuleError, Seat, SeatKind, TurnGame,
 };
 
 /// Go's own reason for an ending by two passes and a count.
@@ -250,12 +250,26 @@ static REPORTS: &[ReportSpec] = &[
         name: "score",
         summary: "Count the position (the seed's count: a region touching both colours is split half and half)",
         params: &[
-            ("dead", "Stones to count as dead, comma-separated GTP vertices: `D4,Q16`"),
-            ("method", "`territory` or `area` (default: the game's scoring)"),
-            (
-                "estimate",
-                "`true`: also mark the stones that Monte Carlo playouts say are dead, count without them, and add `ownership_p` and `dead`",
-            ),
+            ReportParam {
+                name: "dead",
+                description: "Stones to count as dead, comma-separated GTP vertices: `D4,Q16`",
+                values: &[],
+                pattern: Some(
+                    "^[A-HJ-Za-hj-z](2[0-5]|1[0-9]|[1-9])(,[A-HJ-Za-hj-z](2[0-5]|1[0-9]|[1-9]))*$",
+                ),
+            },
+            ReportParam {
+                name: "method",
+                description: "`territory` or `area` (default: the game's scoring)",
+                values: &["territory", "area"],
+                pattern: None,
+            },
+            ReportParam {
+                name: "estimate",
+                description: "`true`: also mark the stones that Monte Carlo playouts say are dead, count without them, and add `ownership_p` and `dead`",
+                values: &["true", "false"],
+                pattern: None,
+            },
         ],
         content_type: "application/json",
         schema: schema_of::<GoScore>,

@@ -566,14 +566,21 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
             ProblemSet::REPORT,
         );
         let mut params = operation.parameters.take().unwrap_or_default();
-        for (name, description) in spec.params {
+        for param in spec.params {
+            let mut schema = ObjectBuilder::new().schema_type(Type::String);
+            if !param.values.is_empty() {
+                schema = schema.enum_values(Some(param.values.iter().copied()));
+            }
+            if let Some(pattern) = param.pattern {
+                schema = schema.pattern(Some(pattern));
+            }
             params.push(
                 ParameterBuilder::new()
-                    .name(*name)
+                    .name(param.name)
                     .parameter_in(ParameterIn::Query)
                     .required(Required::False)
-                    .description(Some(*description))
-                    .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
+                    .description(Some(param.description))
+                    .schema(Some(schema))
                     .build(),
             );
         }

@@ -171,7 +171,7 @@ async fn report<G: TurnGame>(
         .ok_or_else(|| ApiError::NotFound(format!("{} has no report {name:?}", G::NAME)))?;
     if let Some(unknown) = query
         .keys()
-        .find(|k| !spec.params.iter().any(|(p, _)| p == k))
+        .find(|k| !spec.params.iter().any(|p| p.name == k.as_str()))
     {
         return Err(ApiError::BadRequest(format!(
             "unknown query parameter {:?} for {}",
