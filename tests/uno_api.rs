@@ -775,7 +775,38 @@ async fn racing_jump_ins(app: TestApp) {
     assert_eq!(log.as_array().unwrap().len(), 4);
 }
 
+/// A game that waits for `start` with an AI to act first: `start` deals, and the AI plays at once
+/// (with `auto_ai`), so the answer leaves the human to act, as creation and `join` do.
+async fn start_lets_the_ais_act_first(app: TestApp) {
+    let game = create(
+        &app,
+        json!({"players": [{"ai": "easy"}, {"name": "host"}], "start": false, "seed": "7"}),
+    )
+    .await;
+    assert_eq!(game.body["status"], "waiting", "{}", game.body);
+    let started = app
+        .post_as(&game.path("start"), json!({}), game.token(1))
+        .await
+        .expect(200);
+    let state = &started.body["game"];
+    assert!(
+        state["turn"] == 1 || state["status"] == "finished",
+        "the AI seat did not play after the start: {}",
+        started.text
+    );
+    assert!(
+        started.body["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["seat"] == 0),
+        "no event of the AI seat: {}",
+        started.text
+    );
+}
+
 on_both_stores!(
+    start_lets_the_ais_act_first,
     human_against_three_ais_to_the_end,
     card_effects_on_a_fixed_deck,
     stacking_passes_the_total_on,

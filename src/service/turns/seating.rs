@@ -121,13 +121,14 @@ pub async fn start<G: TurnGame>(
             "seat {open} is still open; a game starts when every seat is taken"
         )));
     }
-    let events = loaded.game.start(&kinds)?;
+    let mut events = loaded.game.start(&kinds)?;
     save(
         svc,
         &mut loaded,
         Change::by(Some(seat), json!({"action": "start"})),
     )
     .await?;
+    events.extend(super::play::play_ai_seats(svc, &mut loaded).await?);
     Ok(Outcome::of(rendered(&loaded, Some(seat))?, events))
 }
 
