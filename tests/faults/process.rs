@@ -85,7 +85,11 @@ impl Parlor {
                 Ok(()) => return server,
                 // Another process took the port between our probe and the bind: try another.
                 Err(true) if tail(&server.log, 4000).contains("in use") => continue,
-                Err(_) => panic!("{} did not become healthy", server.name),
+                Err(_) => panic!(
+                    "{} did not become healthy; its log ends:\n{}",
+                    server.name,
+                    tail(&server.log, 4000)
+                ),
             }
         }
         panic!("{name}: no free port after 5 attempts");

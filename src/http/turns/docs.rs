@@ -12,7 +12,7 @@ use utoipa::openapi::tag::TagBuilder;
 use utoipa::openapi::{
     Components, ContentBuilder, HeaderBuilder, OpenApi, Ref, RefOr, Required, ResponseBuilder,
 };
-use utoipa::{IntoParams, PartialSchema, ToSchema};
+use utoipa::{IntoParams, ToSchema};
 
 use super::{GamePaths, LogQuery};
 use crate::games::registry::{visit_turn_games, TurnGameVisitor};
@@ -614,9 +614,4 @@ fn add_message<G: TurnGame>(doc: &mut OpenApi, names: &Names, paths: &GamePaths)
     );
     doc.paths
         .add_path_operation(paths.action("messages"), vec![HttpMethod::Post], operation);
-}
-
-/// The JSON schema of `T`, for tests that check a document holds it.
-pub fn schema_name<T: PartialSchema + ToSchema>() -> String {
-    T::name().into_owned()
 }

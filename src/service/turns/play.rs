@@ -9,9 +9,9 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::{
-    ai_seed, check_if_match, ensure_active, load, load_as_seat, load_record, parse_state, rendered,
-    save, seat_kinds, seat_of, state_json, Change, CreatedGame, Loaded, Outcome, SeatToken,
-    DEFAULT_AI_TIME_MS, MAX_AI_TIME_MS,
+    ai_seed, check_if_match, ensure_active, load, load_as_seat, load_record, missing_token,
+    parse_state, rendered, save, seat_kinds, seat_of, state_json, Change, CreatedGame, Loaded,
+    Outcome, SeatToken, DEFAULT_AI_TIME_MS, MAX_AI_TIME_MS,
 };
 use crate::games::{AiBudget, AiLevel, Seat, SeatKind, SeatKindWord, TurnGame};
 use crate::service::resource::{render, status_of, GameResource};
@@ -225,7 +225,7 @@ pub(super) async fn play_ai_seats<G: TurnGame>(
             break;
         };
         let budget = Duration::from_millis(AUTO_AI_TIME_MS);
-        let (choice, _) = think(svc, loaded, seat, level, budget).await?;
+        let choice = think(svc, loaded, seat, level, budget).await?;
         events.extend(loaded.game.apply(seat, &choice.chosen)?);
         save(
             svc,
@@ -237,14 +237,14 @@ pub(super) async fn play_ai_seats<G: TurnGame>(
     Ok(events)
 }
 
-/// Runs the AI for `seat` on the pool; the choice and how long it took.
+/// Runs the AI for `seat` on the pool and records how long it thought.
 async fn think<G: TurnGame>(
     svc: &Services,
     loaded: &Loaded<G>,
     seat: Seat,
     level: AiLevel,
     time: Duration,
-) -> ServiceResult<(crate::games::AiChoice<G::Move>, Duration)> {
+) -> ServiceResult<crate::games::AiChoice<G::Move>> {
     let thinker = loaded.game.clone();
     let seed = ai_seed(loaded.record.row.id, loaded.record.row.version);
     let started = Instant::now();
@@ -262,12 +262,11 @@ async fn think<G: TurnGame>(
             )
         })
         .await??;
-    let took = started.elapsed();
     svc.metrics
         .ai_think_seconds
         .with_label_values(&[G::NAME, level.as_str()])
-        .observe(took.as_secs_f64());
-    Ok((choice, took))
+        .observe(started.elapsed().as_secs_f64());
+    Ok(choice)
 }
 
 /// An AI move for the seat to act: played for an AI seat, a hint (unless `apply`) for a human one.
@@ -323,7 +322,7 @@ pub async fn ai_move<G: TurnGame>(
             )
         }
     };
-    let (choice, _) = think(svc, &loaded, seat, level, Duration::from_millis(time_ms)).await?;
+    let choice = think(svc, &loaded, seat, level, Duration::from_millis(time_ms)).await?;
     // What the AI saw of a hidden hand stays with that hand's seat.
     let analysis = if G::PRIVATE_VIEWS && viewer != Some(seat) {
         None
@@ -374,11 +373,7 @@ pub async fn take_back<G: TurnGame>(
     let by = match seat_of(svc, &loaded.record, token).await? {
         Some(seat) => seat,
         None if kinds.iter().all(|k| k.is_ai()) => loaded.game.turn().unwrap_or(0),
-        None => {
-            return Err(ServiceError::Unauthenticated(
-                "this action needs `Authorization: Bearer <seat token>`".into(),
-            ))
-        }
+        None => return Err(missing_token()),
     };
     check_if_match("game", loaded.record.row.version, if_match)?;
     // A scored game's result is final: its scores have moved. Others may take back the end
