@@ -7,6 +7,7 @@ pub mod app;
 pub mod config;
 pub mod games;
 pub mod http;
+pub mod rating;
 pub mod seed;
 pub mod service;
 pub mod store;

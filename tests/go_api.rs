@@ -24,6 +24,10 @@ async fn create(app: &TestApp, body: Value) -> (String, Vec<Option<String>>) {
 async fn two_humans(app: &TestApp, options: Value) -> (String, String, String) {
     let mut body = options;
     body["players"] = json!([{"name": "alice"}, {"name": "bob"}]);
+    // The seed's hot-seat take-backs (any seat, at once); consent is tested in players_api.
+    if body.get("takeback").is_none() {
+        body["takeback"] = json!("any");
+    }
     let (id, tokens) = create(app, body).await;
     let [black, white] = [0, 1].map(|s| tokens[s].clone().expect("a human seat has a token"));
     (id, black, white)
@@ -333,7 +337,7 @@ async fn sgf_exports_and_imports(app: TestApp) {
 
     let (copy, _) = create(
         &app,
-        json!({"sgf": sgf.text, "players": [{"name": "carol"}, {"ai": "easy"}]}),
+        json!({"sgf": sgf.text, "takeback": "any", "players": [{"name": "carol"}, {"ai": "easy"}]}),
     )
     .await;
     let imported = app.get(&format!("/v1/go/games/{copy}")).await.body;

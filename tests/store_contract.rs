@@ -6,8 +6,10 @@ use std::sync::Arc;
 
 use chrono::Utc;
 use parlor::games::{GameStatus, SeatKindWord};
+use parlor::rating::{Rating, Standing};
 use parlor::store::{
-    Commit, DeckRecord, GameFilter, GameStore, NewGame, ScoreChange, SeatRow, StoreError,
+    BoardCursor, BoardQuery, BoardRow, BoardSort, Commit, DeckRecord, GameFilter, GameStore,
+    NewGame, PlayerRecord, Rated, RatedGame, RatedSide, ScoreChange, SeatRow, StoreError,
 };
 use serde_json::json;
 use sqlx::types::Json;
@@ -34,6 +36,7 @@ fn new_game(player: &str) -> NewGame {
                 kind: SeatKindWord::Human,
                 level: None,
                 token_hash: Some(rand::random::<[u8; 32]>().to_vec()),
+                player: None,
             },
             SeatRow {
                 seat: 1,
@@ -41,6 +44,7 @@ fn new_game(player: &str) -> NewGame {
                 kind: SeatKindWord::Ai,
                 level: Some("hard".into()),
                 token_hash: None,
+                player: None,
             },
         ],
         scored_players: vec![player.into()],
@@ -61,6 +65,7 @@ fn change(game: &NewGame, expected_version: i64, mv: &str) -> Commit {
         action: json!({"move": mv}),
         seats: Vec::new(),
         scores: Vec::new(),
+        rating: None,
         at: Utc::now(),
     }
 }
@@ -210,8 +215,11 @@ async fn leaderboard_order(store: &dyn GameStore, first: &str) {
         });
         store.commit(&end).await.unwrap();
     }
-    let board = store.leaderboard("gomoku", 1000).await.unwrap();
-    let listed: Vec<(&str, i64)> = board.iter().map(|p| (p.name.as_str(), p.score)).collect();
+    let board = store.leaderboard(&by_score(1000, None)).await.unwrap();
+    let listed: Vec<(&str, i64)> = board
+        .iter()
+        .map(|p| (p.name.as_str(), p.score.unwrap()))
+        .collect();
     let expected = vec![
         (changes[2].0.as_str(), 1500),
         (changes[3].0.as_str(), 1200),
@@ -221,12 +229,136 @@ async fn leaderboard_order(store: &dyn GameStore, first: &str) {
     ];
     assert_eq!(listed, expected, "best first, ties by name");
     // The limit cuts from the bottom.
-    let top = store.leaderboard("gomoku", 2).await.unwrap();
+    let top = store.leaderboard(&by_score(2, None)).await.unwrap();
     assert_eq!(
         top.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(),
         vec![expected[0].0, expected[1].0]
     );
-    assert!(store.leaderboard("poker", 10).await.unwrap().is_empty());
+    // A page starts after the cursor's (score, name): the tie at 1200 is split by name.
+    let after = BoardCursor {
+        value: 1200.0,
+        name: expected[1].0.to_owned(),
+    };
+    let page = store.leaderboard(&by_score(2, Some(after))).await.unwrap();
+    assert_eq!(
+        page.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(),
+        vec![expected[2].0, expected[3].0]
+    );
+    assert!(top.iter().all(|p| !p.registered && p.rating.is_none()));
+    let mut poker = by_score(10, None);
+    poker.game = "poker".into();
+    assert!(store.leaderboard(&poker).await.unwrap().is_empty());
+    players_and_ratings(&*store, &tag.to_string()).await;
+}
+
+fn by_score(limit: i64, after: Option<BoardCursor>) -> BoardQuery {
+    BoardQuery {
+        game: "gomoku".into(),
+        sort: BoardSort::Score,
+        registered_only: false,
+        after,
+        limit,
+    }
+}
+
+/// Registration is unique by canonical name and by key; a rated game's commit moves both
+/// players' ratings, from the ratings stored at that moment.
+async fn players_and_ratings(store: &dyn GameStore, tag: &str) {
+    let player = |name: &str| PlayerRecord {
+        canonical: format!("{name}{tag}").to_lowercase(),
+        name: format!("{name}{tag}"),
+        key_hash: rand::random::<[u8; 32]>().to_vec(),
+        created_at: parlor::store::now(),
+    };
+    let (ann, ben) = (player("Ann"), player("Ben"));
+    store.register_player(&ann).await.unwrap();
+    store.register_player(&ben).await.unwrap();
+    let mut twin = player("ANN");
+    twin.name = format!("ann-twin{tag}");
+    assert!(matches!(
+        store.register_player(&twin).await,
+        Err(StoreError::Conflict)
+    ));
+    assert_eq!(
+        store.player_by_key(&ann.key_hash).await.unwrap().as_ref(),
+        Some(&ann)
+    );
+    assert_eq!(store.player_by_key(&[7; 32]).await.unwrap(), None);
+    assert_eq!(
+        store
+            .registered_player(&ben.canonical)
+            .await
+            .unwrap()
+            .as_ref(),
+        Some(&ben)
+    );
+    let mut game = new_game(&ann.name);
+    game.seats[0].player = Some(ann.canonical.clone());
+    game.seats[1] = SeatRow {
+        seat: 1,
+        name: Some(ben.name.clone()),
+        kind: SeatKindWord::Human,
+        level: None,
+        token_hash: Some(rand::random::<[u8; 32]>().to_vec()),
+        player: Some(ben.canonical.clone()),
+    };
+    store.create_game(&game).await.unwrap();
+    for (version, winner) in [(0, 1.0), (1, 0.0)] {
+        let mut end = change(&game, version, "h8");
+        end.rating = Some(RatedGame {
+            sides: vec![
+                RatedSide {
+                    who: Rated::Player(ann.canonical.clone()),
+                    points: winner,
+                },
+                RatedSide {
+                    who: Rated::Player(ben.canonical.clone()),
+                    points: 1.0 - winner,
+                },
+            ],
+        });
+        store.commit(&end).await.unwrap();
+    }
+    let ann_rating = &store.ratings(&ann.canonical).await.unwrap()[0];
+    let ben_rating = &store.ratings(&ben.canonical).await.unwrap()[0];
+    assert_eq!((ann_rating.games, ben_rating.games), (2, 2));
+    // One win each from 1500/350: the second game started from the first one's ratings, so
+    // neither is back at 1500, and the deviations shrank twice.
+    let first = parlor::rating::after_game(&[
+        Standing {
+            before: Rating::NEW,
+            points: 1.0,
+        },
+        Standing {
+            before: Rating::NEW,
+            points: 0.0,
+        },
+    ]);
+    let second = parlor::rating::after_game(&[
+        Standing {
+            before: first[0],
+            points: 0.0,
+        },
+        Standing {
+            before: first[1],
+            points: 1.0,
+        },
+    ]);
+    assert!(
+        (ann_rating.rating - second[0].rating).abs() < 1e-6,
+        "{ann_rating:?}"
+    );
+    assert!((ben_rating.deviation - second[1].deviation).abs() < 1e-6);
+    let mut by_rating = by_score(100, None);
+    by_rating.sort = BoardSort::Rating;
+    by_rating.registered_only = true;
+    let board = store.leaderboard(&by_rating).await.unwrap();
+    let ours: Vec<&BoardRow> = board.iter().filter(|r| r.name.ends_with(tag)).collect();
+    assert_eq!(ours.len(), 2);
+    assert!(ours
+        .iter()
+        .all(|r| r.registered && r.rated_games == Some(2)));
+    assert!(ours[0].rating >= ours[1].rating);
 }
 
 #[actix_web::test]

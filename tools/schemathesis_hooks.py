@@ -12,6 +12,9 @@
   created (PARLOR_FUZZ_GAMES="game/id:token:token,...", PARLOR_FUZZ_DECKS="id,...") and every one
   the run creates. Every turn game in the document is covered: its routes are found by their paths.
   The choices come from SCHEMATHESIS_SEED, so a run replays.
+- Fuzzing `end`, `resign` or `join` uses up a game (it ends, or its open seat is taken), after which
+  every move on it is refused and a run learns nothing: those requests get a game created for them,
+  and the other routes get a game that is still being played (a new one when none is left).
 """
 
 import os
@@ -99,14 +102,62 @@ def after_call(context, case, response):
         DECKS.append(body["id"])
 
 
-def _use_a_real_game(case, games: dict[str, list[str]]) -> None:
-    game_id = case.path_parameters.get("id")
-    if game_id not in games:
-        game_id = RNG.choice(sorted(games))
-        case.path_parameters["id"] = game_id
+def _create_game(kind: str, open_seat: bool) -> str | None:
+    """A new two-seat game of `kind` (the second seat open for `join`), remembered with its tokens."""
+    if not BASE:
+        return None
+    second = {"open": True} if open_seat else {"name": "fuzz-b"}
+    body = {"players": [{"name": "fuzz-a"}, second]}
+    if kind == "go":
+        body["size"] = 25  # every vertex the schema allows is on the board
+    try:
+        created = requests.post(f"{BASE}/v1/{kind}/games", json=body, timeout=10).json()
+    except (requests.RequestException, ValueError):
+        return None
+    tokens = [t["token"] for t in created.get("tokens", []) if t.get("token")]
+    if "id" not in created or not tokens:
+        return None
+    GAMES.setdefault(kind, {})[created["id"]] = tokens
+    return created["id"]
+
+
+def _is_being_played(kind: str, game_id: str) -> bool:
+    try:
+        game = requests.get(f"{BASE}/v1/{kind}/games/{game_id}", timeout=10).json()
+    except (requests.RequestException, ValueError):
+        return False
+    return game.get("status") == "active"
+
+
+def _uses_up_the_game(case) -> bool:
+    if case.path.endswith(("/end", "/join")):
+        return True
+    body = case.body if isinstance(case.body, dict) else {}
+    return case.path.endswith("/moves") and body.get("action") == "resign"
+
+
+def _live_game(kind: str, case) -> str | None:
+    """A game for this request: a new one when the request uses it up, else a game still being
+    played (a new one when every known game is over)."""
+    if not BASE:
+        return RNG.choice(sorted(GAMES[kind]))
+    if _uses_up_the_game(case):
+        return _create_game(kind, open_seat=case.path.endswith("/join"))
+    candidates = sorted(GAMES[kind])
+    RNG.shuffle(candidates)
+    for game_id in candidates[:4]:
+        if _is_being_played(kind, game_id):
+            return game_id
+        del GAMES[kind][game_id]  # over for good: stop picking it
+    return _create_game(kind, open_seat=False)
+
+
+def _use_a_real_game(case, kind: str) -> None:
+    game_id = _live_game(kind, case) or RNG.choice(sorted(GAMES[kind]))
+    case.path_parameters["id"] = game_id
     if case.headers is None:
         case.headers = {}
-    case.headers["Authorization"] = "Bearer " + RNG.choice(games[game_id])
+    case.headers["Authorization"] = "Bearer " + RNG.choice(GAMES[kind][game_id])
 
 
 def _use_a_real_deck(case) -> None:
@@ -163,12 +214,35 @@ def before_call(context, case, kwargs):
         return
     game = GAME_PATH.match(case.path)
     if game and GAMES.get(game.group(1)):
-        _use_a_real_game(case, GAMES[game.group(1)])
+        _use_a_real_game(case, game.group(1))
         if case.method.upper() == "POST" and case.path.endswith("/moves"):
             _as_the_seat_to_act(case, game.group(1))
+        if case.method.upper() == "POST" and case.path.endswith("/messages"):
+            _to_another_seat(case, game.group(1))
+        if case.path.endswith("/join"):
+            _as_a_guest(case)
         if case.path.endswith("/score") and case.query and RNG.random() < 0.8:
             # Random vertices are nearly never stones of the game: `dead` would be refused (422,
             # rightly) every time and the count itself never reached.
             case.query.pop("dead", None)
     elif case.path.startswith(DECK) and DECKS:
         _use_a_real_deck(case)
+
+
+def _to_another_seat(case, kind: str) -> None:
+    """A message from one seat to another (the seed refuses one to yourself), most of the time."""
+    tokens = GAMES[kind].get(case.path_parameters["id"], [])
+    if len(tokens) < 2 or not isinstance(case.body, dict) or RNG.random() < 0.3:
+        return
+    sender = RNG.randrange(len(tokens))
+    case.headers["Authorization"] = "Bearer " + tokens[sender]
+    case.body["to"] = (sender + 1 + RNG.randrange(len(tokens) - 1)) % len(tokens)
+
+
+def _as_a_guest(case) -> None:
+    """A join as a guest: a seat token is no player key (403 every time), and a guest needs a name."""
+    case.headers.pop("Authorization", None)
+    if not isinstance(case.body, dict):
+        case.body = {}
+    if not isinstance(case.body.get("name"), str) or not case.body["name"].strip():
+        case.body["name"] = f"guest-{RNG.randrange(10**6)}"

@@ -6,6 +6,7 @@ pub mod go;
 pub mod gomoku;
 pub mod poker;
 pub mod registry;
+pub mod takeback;
 mod turn;
 pub mod uno;
 

@@ -24,6 +24,7 @@ pub fn visit_turn_games(visitor: &mut impl TurnGameVisitor) {
 pub struct GameInfo {
     pub name: &'static str,
     pub scored: bool,
+    pub rated: bool,
 }
 
 /// Every turn-based game's name and whether it keeps scores.
@@ -34,6 +35,7 @@ pub fn turn_games() -> Vec<GameInfo> {
             self.0.push(GameInfo {
                 name: G::NAME,
                 scored: G::SCORED,
+                rated: G::RATINGS.is_some(),
             });
         }
     }

@@ -291,6 +291,8 @@ pub trait TurnGame: Clone + Serialize + DeserializeOwned + Send + Sync + 'static
     const DESCRIPTION: &'static str;
     /// Whether finished games update the players' persistent scores.
     const SCORED: bool = false;
+    /// Whether the game is rated (Glicko-2, two seats), and then its AI levels' fixed ratings.
+    const RATINGS: Option<crate::rating::AiRatings> = None;
     /// Whether the game has `undo` / `redo` routes.
     const UNDO: bool = false;
     const REDO: bool = false;

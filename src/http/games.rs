@@ -33,15 +33,15 @@ impl GameSet for AnyGame {
     }
 }
 
-/// Games that keep scores.
+/// Games with a leaderboard: they keep the seed's scores, or ratings.
 #[derive(Debug)]
-pub struct ScoredGame;
-impl GameSet for ScoredGame {
+pub struct RankedGame;
+impl GameSet for RankedGame {
     fn accepts(game: &GameInfo) -> bool {
-        game.scored
+        game.scored || game.rated
     }
     fn what() -> &'static str {
-        "game with scores"
+        "game with scores or ratings"
     }
 }
 
@@ -95,8 +95,8 @@ pub fn any_game_schema() -> Schema {
     names_schema::<AnyGame>()
 }
 
-pub fn scored_game_schema() -> Schema {
-    names_schema::<ScoredGame>()
+pub fn ranked_game_schema() -> Schema {
+    names_schema::<RankedGame>()
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

@@ -17,7 +17,7 @@ use super::{games, ops, players, poker, problems, turns};
         license(name = "MIT")
     ),
     paths(
-        ops::index, ops::health, ops::ready, ops::metrics, games::list, players::get, players::leaderboard,
+        ops::index, ops::health, ops::ready, ops::metrics, games::list, players::get, players::leaderboard, players::register,
         poker::deal, poker::compare, poker::evaluate, poker::create_deck, poker::get_deck,
         poker::draw, poker::undo, poker::reselect, poker::shuffle,
     ),
@@ -26,7 +26,7 @@ use super::{games, ops, players, poker, problems, turns};
     tags(
         (name = "poker", description = "Poker with five jokers: deal, compare, evaluate and deck sessions"),
         (name = "games", description = "Every game, listed"),
-        (name = "players", description = "Player scores and the leaderboard"),
+        (name = "players", description = "Registered players, scores, ratings and the leaderboard"),
         (name = "ops", description = "Health, readiness and metrics"),
     )
 )]
@@ -37,10 +37,14 @@ struct SeatToken;
 impl Modify for SeatToken {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
         let components = openapi.components.get_or_insert_with(Default::default);
-        components.add_security_scheme(
-            "seat_token",
-            SecurityScheme::Http(Http::new(HttpAuthScheme::Bearer)),
+        let mut seat = Http::new(HttpAuthScheme::Bearer);
+        seat.description = Some("A seat's token: returned once, by create or join".into());
+        components.add_security_scheme("seat_token", SecurityScheme::Http(seat));
+        let mut player = Http::new(HttpAuthScheme::Bearer);
+        player.description = Some(
+            "A registered player's key: returned once, by POST /v1/players. On create it claims seat 0, on join the open seat".into(),
         );
+        components.add_security_scheme("player_key", SecurityScheme::Http(player));
     }
 }
 

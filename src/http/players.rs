@@ -1,29 +1,40 @@
-//! Persistent player scores (seed 001): a player by name, and the leaderboard.
+//! Players: registration, a player by name (scores and ratings), and the leaderboard.
 
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::error::ApiError;
-use super::games::{GameName, ScoredGame};
-use super::problems::{BadRequest, NotFound, Unavailable, Unprocessable};
-use super::NoParams;
+use super::games::{GameName, RankedGame};
+use super::problems::{
+    BadRequest, Conflict, NotFound, PayloadTooLarge, Unavailable, Unprocessable,
+};
+use super::{NoParams, Object};
 use crate::app::AppState;
-use crate::service::players::{self, Leaderboard, Player};
+use crate::service::players::{
+    self, BoardRequest, Leaderboard, Player, RegisterRequest, Registered, SortBy,
+};
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct LeaderboardQuery {
-    /// A game that keeps scores (default: the first, `gomoku`).
-    #[param(schema_with = super::games::scored_game_schema)]
-    pub game: Option<GameName<ScoredGame>>,
+    /// A game with scores or ratings (default: the first, `gomoku`).
+    #[param(schema_with = super::games::ranked_game_schema)]
+    pub game: Option<GameName<RankedGame>>,
+    /// `score` (the seed's, default) or `rating` (Glicko-2: players with a rating only).
+    pub sort: Option<SortBy>,
+    /// `true`: registered players only.
+    pub registered: Option<bool>,
+    /// The `next_cursor` of the previous page.
+    pub cursor: Option<String>,
     /// How many players, 1..=100 (default 10).
     #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
 }
 
-/// A player's scores, by game. A name becomes known when it first sits at a scored game.
+/// A player's scores and ratings, by game. A name is known once registered or once it sat at a
+/// scored game; a registered player answers to every look-alike of their name.
 #[utoipa::path(get, path = "/v1/players/{name}", tag = "players",
     params(("name" = String, Path, description = "Player name")),
     responses(
@@ -40,7 +51,7 @@ pub async fn get(
     Ok(HttpResponse::Ok().json(players::player(&app, &name).await?))
 }
 
-/// The leaderboard: highest score first, ties by name.
+/// The leaderboard: highest score (or rating) first, ties by name, in pages.
 #[utoipa::path(get, path = "/v1/players", tag = "players", params(LeaderboardQuery),
     responses(
         (status = 200, body = Leaderboard),
@@ -53,12 +64,60 @@ pub async fn leaderboard(
     query: web::Query<LeaderboardQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let limit = super::page_limit(query.limit, 10)?;
-    let game = query.into_inner().game.unwrap_or_else(GameName::first).0;
-    Ok(HttpResponse::Ok().json(players::leaderboard(&app, game, limit).await?))
+    let query = query.into_inner();
+    let request = BoardRequest {
+        game: query.game.unwrap_or_else(GameName::first).0,
+        sort: query.sort.unwrap_or_default(),
+        registered_only: query.registered.unwrap_or(false),
+        cursor: query.cursor,
+        limit,
+    };
+    Ok(HttpResponse::Ok().json(players::leaderboard(&app, request).await?))
+}
+
+/// Registers a player: the name becomes theirs (compared without case and Unicode look-alikes),
+/// and the answer holds their key, shown only now.
+#[utoipa::path(post, path = "/v1/players", tag = "players",
+    request_body = RegisterRequest,
+    responses(
+        (status = 201, body = Registered, description = "Registered; `key` is shown only now",
+            headers(("Location" = String, description = "The player's URL"))),
+        (status = 400, response = BadRequest),
+        (status = 409, response = Conflict),
+        (status = 413, response = PayloadTooLarge),
+        (status = 422, response = Unprocessable),
+        (status = 503, response = Unavailable),
+    ))]
+pub async fn register(
+    app: web::Data<AppState>,
+    _: web::Query<NoParams>,
+    body: web::Json<Object<RegisterRequest>>,
+) -> Result<HttpResponse, ApiError> {
+    let registered = players::register(&app, body.into_inner().0).await?;
+    let location = format!("/v1/players/{}", path_segment(&registered.name));
+    Ok(HttpResponse::Created()
+        .insert_header((actix_web::http::header::LOCATION, location))
+        .json(registered))
+}
+
+/// A name as one URL path segment: all but unreserved characters percent-encoded.
+fn path_segment(name: &str) -> String {
+    name.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
 }
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     use super::{get_or_head, resource};
-    cfg.service(resource("/v1/players", "GET, HEAD").route(get_or_head().to(leaderboard)))
-        .service(resource("/v1/players/{name}", "GET, HEAD").route(get_or_head().to(get)));
+    cfg.service(
+        resource("/v1/players", "GET, HEAD, POST")
+            .route(get_or_head().to(leaderboard))
+            .route(web::post().to(register)),
+    )
+    .service(resource("/v1/players/{name}", "GET, HEAD").route(get_or_head().to(get)));
 }

@@ -64,7 +64,7 @@ fn problem_response(description: &str, retry_after: bool) -> RefOr<Response> {
 pub struct ProblemSet(&'static [&'static str]);
 
 impl ProblemSet {
-    pub const CREATE: ProblemSet = ProblemSet(&["400", "413", "422", "503"]);
+    pub const CREATE: ProblemSet = ProblemSet(&["400", "401", "403", "413", "422", "503"]);
     pub const READ_AS_SEAT: ProblemSet = ProblemSet(&["400", "401", "403", "404", "503"]);
     pub const LIST: ProblemSet = ProblemSet(&["400", "404", "422", "503"]);
     pub const MOVE: ProblemSet = ProblemSet(&[
@@ -73,7 +73,9 @@ impl ProblemSet {
     pub const AI: ProblemSet = ProblemSet(&[
         "400", "401", "403", "404", "409", "412", "413", "422", "429", "503",
     ]);
-    pub const JOIN: ProblemSet = ProblemSet(&["400", "404", "409", "412", "413", "422", "503"]);
+    pub const JOIN: ProblemSet = ProblemSet(&[
+        "400", "401", "403", "404", "409", "412", "413", "422", "503",
+    ]);
     pub const SEAT_ACTION: ProblemSet =
         ProblemSet(&["400", "401", "403", "404", "409", "412", "422", "503"]);
     pub const REPORT: ProblemSet = ProblemSet(&["400", "404", "422", "503"]);

@@ -18,6 +18,9 @@ pub struct SeatView {
     pub kind: SeatKindWord,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub level: Option<AiLevel>,
+    /// Whether a registered player holds the seat (claimed with their key); `false` for a
+    /// guest's name, an AI or an open seat.
+    pub registered: bool,
 }
 
 /// A turn-based game: Gomoku, Go or UNO. `state` is the game's own view (each game's schema is
@@ -33,6 +36,9 @@ pub struct GameResource<V> {
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub seats: Vec<SeatView>,
+    /// Whether the game moves Glicko-2 ratings when it ends: a rated game (Gomoku, Go) whose every
+    /// human seat a registered player claimed with their own key, with no seat left open.
+    pub rated: bool,
     /// The seat to act; null when the game is not active.
     pub turn: Option<usize>,
     pub result: Option<GameResult>,
@@ -52,6 +58,7 @@ pub fn seat_views(seats: &[SeatRow]) -> Result<Vec<SeatView>, ServiceError> {
                     SeatKind::Ai(level) => Some(level),
                     _ => None,
                 },
+                registered: s.player.is_some(),
             })
         })
         .collect()
@@ -83,6 +90,7 @@ pub fn render<G: TurnGame>(
         created_at: row.created_at,
         updated_at: row.updated_at,
         seats: seat_views(seats)?,
+        rated: super::turns::is_rated::<G>(seats),
         turn: game.turn(),
         result: game.result(),
         state: game.view(viewer),

@@ -31,6 +31,22 @@ impl PlayerName {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// The form names are compared in: compatibility caseless (Unicode's D146: NFKD and case
+    /// folding, twice, as the definition prescribes), recomposed with NFC. "Alice", "ALICE",
+    /// "Ａｌｉｃｅ" and a decomposed "Alicé" are each one name with their look-alikes.
+    pub fn canonical(&self) -> String {
+        use caseless::Caseless;
+        use unicode_normalization::UnicodeNormalization;
+        self.0
+            .nfd()
+            .default_case_fold()
+            .nfkd()
+            .default_case_fold()
+            .nfkd()
+            .nfc()
+            .collect()
+    }
 }
 
 /// A seat as the creator asked for it, checked.
@@ -47,7 +63,7 @@ impl SeatPlan {
         match (spec.ai, open, name) {
             (Some(level), false, name) => Ok(SeatPlan {
                 kind: SeatKind::Ai(level),
-                name: Some(name.unwrap_or_else(|| PlayerName("AI".into()))),
+                name: Some(name.unwrap_or_else(|| PlayerName(super::players::AI_NAME.into()))),
             }),
             (None, true, None) => Ok(SeatPlan {
                 kind: SeatKind::Open,
@@ -96,6 +112,25 @@ mod tests {
         assert!(PlayerName::parse(&"x".repeat(33)).is_err());
         assert!(PlayerName::parse(&"é".repeat(32)).is_ok());
         assert!(PlayerName::parse("a\nb").is_err());
+    }
+
+    #[test]
+    fn look_alike_names_share_one_canonical_form() {
+        let canonical = |raw: &str| PlayerName::parse(raw).unwrap().canonical();
+        let alice = canonical("alice");
+        for same in [
+            "Alice",
+            "ALICE",
+            "\u{FF21}\u{FF4C}\u{FF49}\u{FF43}\u{FF45}",
+            " alice ",
+        ] {
+            assert_eq!(canonical(same), alice, "{same:?}");
+        }
+        // Precomposed and decomposed é; German ß folds to ss; the Kelvin sign is a K.
+        assert_eq!(canonical("Ren\u{E9}"), canonical("RENE\u{301}"));
+        assert_eq!(canonical("Stra\u{DF}e"), canonical("STRASSE"));
+        assert_eq!(canonical("\u{212A}im"), canonical("kim"));
+        assert_ne!(canonical("alice"), canonical("alicia"));
     }
 
     #[test]

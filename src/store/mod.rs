@@ -89,7 +89,15 @@ pub trait GameStore: Send + Sync + 'static {
     async fn token_known(&self, token_hash: &[u8]) -> StoreResult<bool>;
 
     async fn player_stats(&self, name: &str) -> StoreResult<Vec<PlayerStats>>;
-    async fn leaderboard(&self, game: &str, limit: i64) -> StoreResult<Vec<PlayerStats>>;
+    /// One page of a game's leaderboard.
+    async fn leaderboard(&self, query: &BoardQuery) -> StoreResult<Vec<BoardRow>>;
+
+    /// A new registered player; [`StoreError::Conflict`] when the name (canonically) is taken.
+    async fn register_player(&self, player: &PlayerRecord) -> StoreResult<()>;
+    async fn player_by_key(&self, key_hash: &[u8]) -> StoreResult<Option<PlayerRecord>>;
+    async fn registered_player(&self, canonical: &str) -> StoreResult<Option<PlayerRecord>>;
+    /// A registered player's ratings, by game.
+    async fn ratings(&self, canonical: &str) -> StoreResult<Vec<RatingRow>>;
 
     async fn create_deck(&self, deck: &DeckRecord) -> StoreResult<()>;
     async fn load_deck(&self, id: Uuid) -> StoreResult<Option<DeckRecord>>;

@@ -6,6 +6,7 @@ use sqlx::types::Json;
 use uuid::Uuid;
 
 use crate::games::{AiLevel, GameStatus, SeatKind, SeatKindWord, UnknownWord};
+use crate::rating::Rating;
 
 /// A seat as stored: who sits there and, for a human, the hash of its token.
 #[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
@@ -17,6 +18,8 @@ pub struct SeatRow {
     /// The AI level of an `ai` seat.
     pub level: Option<String>,
     pub token_hash: Option<Vec<u8>>,
+    /// The registered player (canonical name) who claimed the seat with their key.
+    pub player: Option<String>,
 }
 
 impl SeatRow {
@@ -94,7 +97,99 @@ pub struct Commit {
     /// Seats whose row changes (a join).
     pub seats: Vec<SeatRow>,
     pub scores: Vec<ScoreChange>,
+    /// The ratings this change moves: set on the change that finishes a rated game.
+    pub rating: Option<RatedGame>,
     pub at: DateTime<Utc>,
+}
+
+/// A finished rated game, for the rating update the store makes in the finishing transaction
+/// (it reads the players' current ratings there, under a row lock).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatedGame {
+    pub sides: Vec<RatedSide>,
+}
+
+/// One seat of a rated game: a registered player, or an AI level at its fixed rating.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatedSide {
+    pub who: Rated,
+    /// 1 a win, 0 a loss, ½ a draw.
+    pub points: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Rated {
+    /// A registered player's canonical name.
+    Player(String),
+    Fixed(Rating),
+}
+
+/// A registered player.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct PlayerRecord {
+    pub canonical: String,
+    pub name: String,
+    pub key_hash: Vec<u8>,
+    pub created_at: DateTime<Utc>,
+}
+
+/// A player's rating in one game.
+#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
+pub struct RatingRow {
+    pub game: String,
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    pub games: i64,
+}
+
+impl RatingRow {
+    pub fn rating(&self) -> Rating {
+        Rating {
+            rating: self.rating,
+            deviation: self.deviation,
+            volatility: self.volatility,
+        }
+    }
+}
+
+/// What the leaderboard sorts by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardSort {
+    Score,
+    Rating,
+}
+
+/// Where a leaderboard page starts: after this sort value and name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardCursor {
+    pub value: f64,
+    pub name: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct BoardQuery {
+    pub game: String,
+    pub sort: BoardSort,
+    pub registered_only: bool,
+    pub after: Option<BoardCursor>,
+    pub limit: i64,
+}
+
+/// One leaderboard line: the seed's score (when the player has one in this game) and the rating
+/// (when a rated game moved it).
+#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
+pub struct BoardRow {
+    pub name: String,
+    pub registered: bool,
+    pub score: Option<i64>,
+    pub wins: Option<i64>,
+    pub losses: Option<i64>,
+    pub draws: Option<i64>,
+    pub rating: Option<f64>,
+    pub deviation: Option<f64>,
+    pub volatility: Option<f64>,
+    pub rated_games: Option<i64>,
 }
 
 #[derive(Clone, Debug, sqlx::FromRow)]

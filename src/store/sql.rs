@@ -3,6 +3,89 @@
 //! introduces them in order) and `INSERT … ON CONFLICT`, so the statements are shared; only the
 //! migrations (column types) differ per database.
 
+/// Moves the ratings of a finished rated game inside its transaction `$tx`. Each registered
+/// player's row is created if new, then locked (a no-op UPDATE: PostgreSQL's row lock; SQLite
+/// already holds the database's write lock) in name order, so two games finishing at once for the
+/// same player update it one after the other, never from the same old value.
+macro_rules! rate_game {
+    ($tx:expr, $game:expr, $rated:expr) => {{
+        let tx = $tx;
+        let game: &str = $game;
+        let rated: &RatedGame = $rated;
+        let mut players: Vec<&str> = rated
+            .sides
+            .iter()
+            .filter_map(|side| match &side.who {
+                Rated::Player(name) => Some(name.as_str()),
+                Rated::Fixed(_) => None,
+            })
+            .collect();
+        players.sort_unstable();
+        let mut current = std::collections::HashMap::new();
+        for player in players {
+            let new = $crate::rating::Rating::NEW;
+            sqlx::query(
+                "INSERT INTO ratings (player, game, rating, deviation, volatility, games) \
+                 VALUES ($1, $2, $3, $4, $5, 0) ON CONFLICT (player, game) DO NOTHING",
+            )
+            .bind(player)
+            .bind(game)
+            .bind(new.rating)
+            .bind(new.deviation)
+            .bind(new.volatility)
+            .execute(&mut **tx)
+            .await
+            .map_err(StoreError::from_sqlx)?;
+            sqlx::query("UPDATE ratings SET games = games WHERE player = $1 AND game = $2")
+                .bind(player)
+                .bind(game)
+                .execute(&mut **tx)
+                .await
+                .map_err(StoreError::from_sqlx)?;
+            let row: RatingRow = sqlx::query_as(
+                "SELECT game, rating, deviation, volatility, games FROM ratings \
+                 WHERE player = $1 AND game = $2",
+            )
+            .bind(player)
+            .bind(game)
+            .fetch_one(&mut **tx)
+            .await
+            .map_err(StoreError::from_sqlx)?;
+            current.insert(player.to_owned(), row.rating());
+        }
+        let standings: Vec<$crate::rating::Standing> = rated
+            .sides
+            .iter()
+            .map(|side| $crate::rating::Standing {
+                before: match &side.who {
+                    Rated::Player(name) => current[name.as_str()],
+                    Rated::Fixed(rating) => *rating,
+                },
+                points: side.points,
+            })
+            .collect();
+        let after = $crate::rating::after_game(&standings);
+        for (side, new) in rated.sides.iter().zip(after) {
+            if let Rated::Player(name) = &side.who {
+                sqlx::query(
+                    "UPDATE ratings SET rating = $1, deviation = $2, volatility = $3, games = games + 1 \
+                     WHERE player = $4 AND game = $5",
+                )
+                .bind(new.rating)
+                .bind(new.deviation)
+                .bind(new.volatility)
+                .bind(name)
+                .bind(game)
+                .execute(&mut **tx)
+                .await
+                .map_err(StoreError::from_sqlx)?;
+            }
+        }
+    }};
+}
+
+pub(crate) use rate_game;
+
 /// Implements `GameStore` for a type with a `pool: sqlx::Pool<DB>` field.
 macro_rules! impl_sql_store {
     ($store:ty) => {
@@ -33,8 +116,8 @@ macro_rules! impl_sql_store {
                 .map_err(StoreError::from_sqlx)?;
                 for seat in &game.seats {
                     sqlx::query(
-                        "INSERT INTO seats (game_id, seat, name, kind, level, token_hash) \
-                         VALUES ($1, $2, $3, $4, $5, $6)",
+                        "INSERT INTO seats (game_id, seat, name, kind, level, token_hash, player) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7)",
                     )
                     .bind(game.id)
                     .bind(seat.seat)
@@ -42,6 +125,7 @@ macro_rules! impl_sql_store {
                     .bind(seat.kind.as_str())
                     .bind(&seat.level)
                     .bind(&seat.token_hash)
+                    .bind(&seat.player)
                     .execute(&mut *tx)
                     .await
                     .map_err(StoreError::from_sqlx)?;
@@ -72,7 +156,7 @@ macro_rules! impl_sql_store {
                 .map_err(StoreError::from_sqlx)?;
                 let Some(row) = row else { return Ok(None) };
                 let seats: Vec<SeatRow> = sqlx::query_as(
-                    "SELECT seat, name, kind, level, token_hash FROM seats WHERE game_id = $1 ORDER BY seat",
+                    "SELECT seat, name, kind, level, token_hash, player FROM seats WHERE game_id = $1 ORDER BY seat",
                 )
                 .bind(id)
                 .fetch_all(&self.pool)
@@ -113,13 +197,14 @@ macro_rules! impl_sql_store {
                     .map_err(StoreError::from_sqlx)?;
                 for seat in &change.seats {
                     sqlx::query(
-                        "UPDATE seats SET name = $1, kind = $2, level = $3, token_hash = $4 \
-                         WHERE game_id = $5 AND seat = $6",
+                        "UPDATE seats SET name = $1, kind = $2, level = $3, token_hash = $4, player = $5 \
+                         WHERE game_id = $6 AND seat = $7",
                     )
                     .bind(&seat.name)
                     .bind(seat.kind.as_str())
                     .bind(&seat.level)
                     .bind(&seat.token_hash)
+                    .bind(&seat.player)
                     .bind(change.game_id)
                     .bind(seat.seat)
                     .execute(&mut *tx)
@@ -143,6 +228,9 @@ macro_rules! impl_sql_store {
                     .execute(&mut *tx)
                     .await
                     .map_err(StoreError::from_sqlx)?;
+                }
+                if let Some(rated) = &change.rating {
+                    $crate::store::sql::rate_game!(&mut tx, &change.game, rated);
                 }
                 tx.commit().await.map_err(StoreError::from_sqlx)
             }
@@ -210,7 +298,7 @@ macro_rules! impl_sql_store {
                 // Every listed game's seats in one query.
                 let list = (1..=rows.len()).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ");
                 let sql = format!(
-                    "SELECT game_id, seat, name, kind, level, token_hash FROM seats \
+                    "SELECT game_id, seat, name, kind, level, token_hash, player FROM seats \
                      WHERE game_id IN ({list}) ORDER BY game_id, seat"
                 );
                 let mut query = sqlx::query_as::<_, ListedSeat>(&sql);
@@ -251,13 +339,89 @@ macro_rules! impl_sql_store {
                 .map_err(StoreError::from_sqlx)
             }
 
-            async fn leaderboard(&self, game: &str, limit: i64) -> StoreResult<Vec<PlayerStats>> {
-                sqlx::query_as(
-                    "SELECT name, game, score, wins, losses, draws FROM player_stats WHERE game = $1 \
-                     ORDER BY score DESC, name LIMIT $2",
+            async fn leaderboard(&self, query: &BoardQuery) -> StoreResult<Vec<BoardRow>> {
+                // Keyset paging: rows after the cursor's (value, name) in the board's order.
+                let (from, value, name) = match query.sort {
+                    BoardSort::Score => (
+                        "FROM player_stats s LEFT JOIN players p ON p.name = s.name \
+                         LEFT JOIN ratings r ON r.player = p.canonical AND r.game = s.game \
+                         WHERE s.game = $1",
+                        "s.score",
+                        "s.name",
+                    ),
+                    BoardSort::Rating => (
+                        "FROM ratings r JOIN players p ON p.canonical = r.player \
+                         LEFT JOIN player_stats s ON s.name = p.name AND s.game = r.game \
+                         WHERE r.game = $1",
+                        "r.rating",
+                        "p.name",
+                    ),
+                };
+                let mut sql = format!(
+                    "SELECT {name} AS name, (p.canonical IS NOT NULL) AS registered, s.score, s.wins, \
+                     s.losses, s.draws, r.rating, r.deviation, r.volatility, r.games AS rated_games {from}"
+                );
+                if query.registered_only {
+                    sql += " AND p.canonical IS NOT NULL";
+                }
+                if query.after.is_some() {
+                    sql += &format!(" AND ({value} < $2 OR ({value} = $2 AND {name} > $3))");
+                }
+                let limit = if query.after.is_some() { "$4" } else { "$2" };
+                sql += &format!(" ORDER BY {value} DESC, {name} LIMIT {limit}");
+                let mut q = sqlx::query_as::<_, BoardRow>(&sql).bind(&query.game);
+                if let Some(after) = &query.after {
+                    q = match query.sort {
+                        BoardSort::Score => q.bind(after.value as i64),
+                        BoardSort::Rating => q.bind(after.value),
+                    };
+                    q = q.bind(&after.name);
+                }
+                q.bind(query.limit)
+                    .fetch_all(&self.pool)
+                    .await
+                    .map_err(StoreError::from_sqlx)
+            }
+
+            async fn register_player(&self, player: &PlayerRecord) -> StoreResult<()> {
+                sqlx::query(
+                    "INSERT INTO players (canonical, name, key_hash, created_at) VALUES ($1, $2, $3, $4)",
                 )
-                .bind(game)
-                .bind(limit)
+                .bind(&player.canonical)
+                .bind(&player.name)
+                .bind(&player.key_hash)
+                .bind(player.created_at)
+                .execute(&self.pool)
+                .await
+                .map_err(StoreError::from_sqlx)?;
+                Ok(())
+            }
+
+            async fn player_by_key(&self, key_hash: &[u8]) -> StoreResult<Option<PlayerRecord>> {
+                sqlx::query_as(
+                    "SELECT canonical, name, key_hash, created_at FROM players WHERE key_hash = $1",
+                )
+                .bind(key_hash)
+                .fetch_optional(&self.pool)
+                .await
+                .map_err(StoreError::from_sqlx)
+            }
+
+            async fn registered_player(&self, canonical: &str) -> StoreResult<Option<PlayerRecord>> {
+                sqlx::query_as(
+                    "SELECT canonical, name, key_hash, created_at FROM players WHERE canonical = $1",
+                )
+                .bind(canonical)
+                .fetch_optional(&self.pool)
+                .await
+                .map_err(StoreError::from_sqlx)
+            }
+
+            async fn ratings(&self, canonical: &str) -> StoreResult<Vec<RatingRow>> {
+                sqlx::query_as(
+                    "SELECT game, rating, deviation, volatility, games FROM ratings WHERE player = $1 ORDER BY game",
+                )
+                .bind(canonical)
                 .fetch_all(&self.pool)
                 .await
                 .map_err(StoreError::from_sqlx)

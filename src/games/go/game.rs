@@ -3,6 +3,7 @@
 //! rebuilt by replaying them, so a loaded game is exactly the game that was saved and an undo
 //! restores captures and the ko point without keeping snapshots.
 
+use crate::games::takeback::{Takeback, TakebackProposal};
 use std::collections::HashSet;
 use std::fmt;
 
@@ -237,6 +238,14 @@ pub enum GoEvent {
         #[schema(value_type = Vec<String>)]
         replayed: Vec<GoPlay>,
     },
+    /// A seat asked to take back (or replay); the other seat accepts by asking the same.
+    TakebackProposed {
+        proposal: TakebackProposal,
+    },
+    /// A move declined the waiting proposal.
+    TakebackDeclined {
+        proposal: TakebackProposal,
+    },
     GameOver {
         result: GoResult,
     },
@@ -266,6 +275,8 @@ pub struct GoView {
     pub consecutive_passes: usize,
     pub can_undo: bool,
     pub can_redo: bool,
+    /// Who may undo and redo, and a proposal waiting for the other seat.
+    pub takeback: Takeback,
 }
 
 /// What is persisted: small, and enough to rebuild everything else.
@@ -690,6 +701,7 @@ impl GoGame {
             consecutive_passes: self.consecutive_passes(),
             can_undo: self.can_undo(),
             can_redo: self.can_redo(),
+            takeback: Takeback::default(),
         }
     }
 

@@ -17,10 +17,12 @@ use super::game::{GoResult, GoView};
 use super::score::{ScoreReport, Scoring};
 use super::sgf::SgfMeta;
 use super::vertex::{GoPlay, Vertex};
+use crate::games::takeback::{Takeback, TakebackAction, TakebackRule, Verdict};
 use crate::games::{
     schema_of, AiBudget, AiChoice, AiLevel, EndReason, GameResult, PlayerSpec, Report, ReportParam,
     ReportQuery, ReportSpec, RuleError, Seat, SeatKind, TurnGame,
 };
+use crate::rating::AiRatings;
 
 /// Go's own reason for an ending by two passes and a count.
 pub const SCORE: EndReason = EndReason::named("score");
@@ -49,6 +51,9 @@ pub struct GoCreate {
     pub superko: Option<bool>,
     /// Whether an AI seat may resign a clearly lost game (default false).
     pub ai_resign: Option<bool>,
+    /// Who may undo and redo: `consent` (default: between humans the other seat agrees), `any`,
+    /// `off`.
+    pub takeback: Option<TakebackRule>,
     /// An SGF record to replay (its main line, with handicap stones): size, komi and scoring come
     /// from the record, so they may not be given too. A malformed or illegal record is refused
     /// with the number of the move that breaks it.
@@ -85,6 +90,8 @@ pub struct GoTable {
     ai_resign: bool,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     aborted: bool,
+    #[serde(default)]
+    takeback: Takeback,
 }
 
 /// The answer of `GET …/score`: the count, and with `estimate=true` what the playouts said.
@@ -195,8 +202,10 @@ fn record_name(spec: &PlayerSpec) -> Option<String> {
 /// A query flag: `true`/`false` (or `1`/`0`), absent is false.
 fn flag(query: &ReportQuery, name: &str) -> Result<bool, RuleError> {
     match query.get(name).map(String::as_str) {
-        None | Some("false") | Some("0") => Ok(false),
-        Some("true") | Some("1") => Ok(true),
+        // Only the two words the document lists: a client reading `estimate=1` as true and a
+        // checker reading it as a type error should not both be right.
+        None | Some("false") => Ok(false),
+        Some("true") => Ok(true),
         Some(other) => Err(RuleError::InvalidOptions(format!(
             "{name} is true or false, not {:?}",
             other.chars().take(40).collect::<String>()
@@ -413,6 +422,24 @@ impl GoTable {
         self.game.to_sgf(&meta)
     }
 
+    /// Puts a take-back to the table's rule: `Some(events)` when it became a proposal. Nothing to
+    /// take back is left to the rules' own error, not proposed.
+    fn ask(
+        &mut self,
+        by: Seat,
+        action: TakebackAction,
+        seats: &[SeatKind],
+        possible: bool,
+    ) -> Result<Option<Vec<GoEvent>>, RuleError> {
+        if !possible {
+            return Ok(None);
+        }
+        Ok(match self.takeback.request(by, action, seats)? {
+            Verdict::Proposed(proposal) => Some(vec![GoEvent::TakebackProposed { proposal }]),
+            Verdict::Now => None,
+        })
+    }
+
     /// Where a take-back stops: when a human is to move (an open seat counts as one). Without a
     /// human at the table every move is a stop, so one move at a time goes back or forward.
     fn human_to_move(seats: &[SeatKind]) -> impl Fn(Color) -> bool + '_ {
@@ -425,6 +452,13 @@ impl TurnGame for GoTable {
     const NAME: &'static str = "go";
     const DESCRIPTION: &'static str =
         "Go (seed 004): captures, ko and optional superko, undo and redo, the seed's count, SGF in and out, an MCTS AI";
+    /// Measured (docs/PERFORMANCE.md, "AI levels' ratings"): `easy` is the anchor at 1500,
+    /// `normal` and `hard` from their 9×9 results against it and each other.
+    const RATINGS: Option<AiRatings> = Some(AiRatings {
+        easy: 1500.0,
+        normal: 2100.0,
+        hard: 2300.0,
+    });
     const UNDO: bool = true;
     const REDO: bool = true;
     type Options = GoCreate;
@@ -458,6 +492,7 @@ impl TurnGame for GoTable {
             names: [name(0), name(1)],
             ai_resign: options.ai_resign.unwrap_or(false),
             aborted: false,
+            takeback: Takeback::new(options.takeback.unwrap_or_default()),
         })
     }
 
@@ -473,9 +508,14 @@ impl TurnGame for GoTable {
         if self.aborted {
             return Err(RuleError::GameOver);
         }
-        self.game
+        let mut events = self
+            .game
             .play(color_for(seat)?, mv.play)
-            .map_err(rule_error)
+            .map_err(rule_error)?;
+        if let Some(proposal) = self.takeback.declined_by_move() {
+            events.insert(0, GoEvent::TakebackDeclined { proposal });
+        }
+        Ok(events)
     }
 
     fn abort(&mut self) -> Vec<GoEvent> {
@@ -506,7 +546,10 @@ impl TurnGame for GoTable {
     }
 
     fn view(&self, _seat: Option<Seat>) -> GoView {
-        self.game.view()
+        GoView {
+            takeback: self.takeback,
+            ..self.game.view()
+        }
     }
 
     fn choose_move(
@@ -557,9 +600,12 @@ impl TurnGame for GoTable {
 
     /// Takes back the last move; against an AI, back to the human's last turn. A game ended by
     /// two passes reopens; a resignation is final.
-    fn undo(&mut self, _by: Seat, seats: &[SeatKind]) -> Result<Vec<GoEvent>, RuleError> {
+    fn undo(&mut self, by: Seat, seats: &[SeatKind]) -> Result<Vec<GoEvent>, RuleError> {
         if self.aborted {
             return Err(RuleError::GameOver);
+        }
+        if let Some(proposed) = self.ask(by, TakebackAction::Undo, seats, self.game.can_undo())? {
+            return Ok(proposed);
         }
         self.game
             .undo_until(Self::human_to_move(seats))
@@ -567,9 +613,12 @@ impl TurnGame for GoTable {
     }
 
     /// Replays taken-back moves: the last one; against an AI, up to the human's next turn.
-    fn redo(&mut self, _by: Seat, seats: &[SeatKind]) -> Result<Vec<GoEvent>, RuleError> {
+    fn redo(&mut self, by: Seat, seats: &[SeatKind]) -> Result<Vec<GoEvent>, RuleError> {
         if self.aborted {
             return Err(RuleError::GameOver);
+        }
+        if let Some(proposed) = self.ask(by, TakebackAction::Redo, seats, self.game.can_redo())? {
+            return Ok(proposed);
         }
         self.game
             .redo_until(Self::human_to_move(seats))
@@ -604,6 +653,8 @@ mod tests {
         let options = GoCreate {
             size: Some(size),
             players: vec![PlayerSpec::default(), PlayerSpec::default()],
+            // Take-backs at once, as the seeds have them; consent is the `takeback` module's.
+            takeback: Some(TakebackRule::Any),
             ..GoCreate::default()
         };
         GoTable::new(&options, seats, 0).expect("valid options")
@@ -664,6 +715,8 @@ mod tests {
         refused(&[("dead", "T19")], "T19");
         refused(&[("method", "japanese")], "japanese");
         refused(&[("estimate", "yes")], "yes");
+        refused(&[("estimate", "0")], "0");
+        refused(&[("estimate", "1")], "1");
         let Ok(Report::Json(count)) = game.report("score", &query(&[("dead", " d4 ,")])) else {
             panic!("a dead list with spaces and a trailing comma is fine")
         };

@@ -108,6 +108,13 @@ fn resource_schema(names: &Names) -> RefOr<Schema> {
         .property("seats", array_of(reference_to::<SeatView>()))
         .required("seats")
         .property(
+            "rated",
+            ObjectBuilder::new().schema_type(Type::Boolean).description(Some(
+                "Whether the game moves Glicko-2 ratings when it ends: a rated game whose every human seat a registered player claimed with their own key, with no seat left open",
+            )),
+        )
+        .required("rated")
+        .property(
             "turn",
             ObjectBuilder::new()
                 .schema_type(SchemaType::from_iter([Type::Integer, Type::Null]))
@@ -217,11 +224,13 @@ fn seat_token() -> SecurityRequirement {
     SecurityRequirement::new("seat_token", Vec::<String>::new())
 }
 
-/// How an operation may be called: with a seat token, or either with or without one.
+/// How an operation may be called: with a seat token, or either with or without one, or with or
+/// without a player key.
 enum Auth {
     None,
     Token,
     Optional,
+    OptionalPlayerKey,
 }
 
 struct Op<'a> {
@@ -265,6 +274,9 @@ impl Op<'_> {
             Auth::Optional => op
                 .security(SecurityRequirement::default())
                 .security(seat_token()),
+            Auth::OptionalPlayerKey => op
+                .security(SecurityRequirement::default())
+                .security(SecurityRequirement::new("player_key", Vec::<String>::new())),
         };
         op.build()
     }
@@ -366,8 +378,8 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
         op(
             "create",
             "Create a game",
-            "Creates a game. The answer holds each human seat's token: it is shown only once. A seat may be left `{\"open\": true}` for somebody to `join`.",
-            Auth::None,
+            "Creates a game. The answer holds each human seat's token: it is shown only once. A seat may be left `{\"open\": true}` for somebody to `join`. With a player key (`Authorization: Bearer <key>`) seat 0 is that registered player's (it must name them); a seat naming a registered player without their key is refused (403).",
+            Auth::OptionalPlayerKey,
         )
         .build(
             false,
@@ -464,12 +476,18 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
         op(
             "join",
             "Join an open seat",
-            "Takes the first open seat. The answer holds the seat's token, shown only now. 409 when no seat is open; of two players racing for the last seat one wins, the other gets 409. The game starts when its last seat fills (unless created with `\"start\": false`).",
-            Auth::None,
+            "Takes the first open seat. The answer holds the seat's token, shown only now. 409 when no seat is open; of two players racing for the last seat one wins, the other gets 409. The game starts when its last seat fills (unless created with `\"start\": false`). A guest gives `{\"name\"}` (a registered name is refused, 403); a registered player sends their key (`Authorization: Bearer <key>`) and may leave the body empty.",
+            Auth::OptionalPlayerKey,
         )
         .build(
             true,
-            Some(json_body(reference_to::<JoinRequest>(), true)),
+            Some(json_body(
+                utoipa::openapi::schema::OneOfBuilder::new()
+                    .item(reference_to::<JoinRequest>())
+                    .item(ObjectBuilder::new().schema_type(Type::Null))
+                    .into(),
+                false,
+            )),
             "200",
             json_response("The seat taken, its token and the game", names.reference("Joined"), true),
             ProblemSet::JOIN,

@@ -36,9 +36,10 @@ pub struct LogQuery {
 async fn create<G: TurnGame>(
     app: web::Data<AppState>,
     _: web::Query<NoParams>,
+    player_key: Bearer,
     body: web::Json<Object<G::Options>>,
 ) -> Result<HttpResponse, ApiError> {
-    let created = turns::create::<G>(&app, body.into_inner().0).await?;
+    let created = turns::create::<G>(&app, body.into_inner().0, player_key.hash()).await?;
     let location = format!("/v1/{}/games/{}", G::NAME, created.game.id);
     Ok(conditional::created(
         &location,
@@ -115,10 +116,12 @@ async fn join<G: TurnGame>(
     app: web::Data<AppState>,
     id: web::Path<Uuid>,
     _: web::Query<NoParams>,
+    player_key: Bearer,
     if_match: IfMatch,
-    body: web::Json<Object<JoinRequest>>,
+    body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
-    let joined = turns::join::<G>(&app, *id, if_match.0, body.into_inner().0).await?;
+    let request: JoinRequest = super::optional_json(&body)?;
+    let joined = turns::join::<G>(&app, *id, if_match.0, request, player_key.hash()).await?;
     Ok(changed(joined.game.version, &joined))
 }
 

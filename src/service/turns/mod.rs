@@ -22,8 +22,13 @@ pub use seating::{end, join, message, start, JoinRequest, Joined, MessageRequest
 use super::resource::{render, status_of, GameResource};
 use super::tokens::TokenHash;
 use super::{seats, ServiceError, ServiceResult, Services};
-use crate::games::{EndReason, GameResult, GameStatus, Seat, SeatKind, SeatKindWord, TurnGame};
-use crate::store::{Commit, GameRecord, GameRow, ScoreChange, SeatRow};
+use crate::games::{
+    AiLevel, EndReason, GameResult, GameStatus, Seat, SeatKind, SeatKindWord, TurnGame,
+};
+use crate::rating::{AiRatings, Rating};
+use crate::store::{
+    Commit, GameRecord, GameRow, Rated, RatedGame, RatedSide, ScoreChange, SeatRow,
+};
 
 /// Points a win gains and a loss costs (seed 001).
 pub const SCORE_STEP: i64 = 100;
@@ -217,9 +222,15 @@ async fn save<G: TurnGame>(
     }
     let result = loaded.game.result();
     let mut scores = change.scores;
-    // Scores move once, in the transaction that finishes the game.
-    if let (Some(result), None, true) = (&result, &record.row.result, G::SCORED) {
-        scores.extend(score_changes(&seats, result));
+    let mut rating = None;
+    // Scores and ratings move once, in the transaction that finishes the game.
+    if let (Some(result), None) = (&result, &record.row.result) {
+        if G::SCORED {
+            scores.extend(score_changes(&seats, result));
+        }
+        if let Some(ai) = G::RATINGS.filter(|_| is_rated::<G>(&seats)) {
+            rating = rated_game(&seats, result, &ai)?;
+        }
     }
     let row = GameRow {
         id: record.row.id,
@@ -249,6 +260,7 @@ async fn save<G: TurnGame>(
             action: change.action,
             seats: change.seats,
             scores,
+            rating,
             at: now,
         })
         .await?;
@@ -297,6 +309,58 @@ fn score_changes(seats: &[SeatRow], result: &GameResult) -> Vec<ScoreChange> {
         .collect()
 }
 
+/// Whether a game moves ratings: a rated game whose every human seat is held by a registered
+/// player who claimed it with their key (one seat each), with nothing left open.
+pub(crate) fn is_rated<G: TurnGame>(seats: &[SeatRow]) -> bool {
+    G::RATINGS.is_some()
+        && seats.iter().any(|s| s.kind == SeatKindWord::Human)
+        && seats.iter().all(|s| match s.kind {
+            SeatKindWord::Human => s.player.is_some(),
+            SeatKindWord::Ai => true,
+            SeatKindWord::Open => false,
+        })
+}
+
+/// The rating update of a finished rated game: each seat with its points (1, ½ or 0); an AI
+/// seat at its level's fixed rating. An ended (aborted) game moves nothing.
+fn rated_game(
+    seats: &[SeatRow],
+    result: &GameResult,
+    ai: &AiRatings,
+) -> ServiceResult<Option<RatedGame>> {
+    if result.reason == EndReason::ABORTED {
+        return Ok(None);
+    }
+    let sides = seats
+        .iter()
+        .map(|s| {
+            let who = match (seats::kind_of(s)?, &s.player) {
+                (SeatKind::Ai(level), _) => Rated::Fixed(Rating::fixed(match level {
+                    AiLevel::Easy => ai.easy,
+                    AiLevel::Normal => ai.normal,
+                    AiLevel::Hard => ai.hard,
+                })),
+                (_, Some(player)) => Rated::Player(player.clone()),
+                (_, None) => {
+                    return Err(ServiceError::Internal(format!(
+                        "seat {} of a rated game has no player",
+                        s.seat
+                    )))
+                }
+            };
+            let points = if result.winners.is_empty() {
+                0.5
+            } else if result.winners.contains(&(s.seat as Seat)) {
+                1.0
+            } else {
+                0.0
+            };
+            Ok(RatedSide { who, points })
+        })
+        .collect::<ServiceResult<Vec<_>>>()?;
+    Ok(Some(RatedGame { sides }))
+}
+
 /// A score row for a player who sits down at a scored game, so the leaderboard knows them.
 fn registration(name: &str) -> ScoreChange {
     ScoreChange {
@@ -329,6 +393,7 @@ mod tests {
             kind,
             level: None,
             token_hash: None,
+            player: None,
         }
     }
 

@@ -1,5 +1,6 @@
 //! Creating and reading a game, moves, AI moves and take-backs.
 
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
@@ -14,11 +15,12 @@ use super::{
     Outcome, SeatToken, DEFAULT_AI_TIME_MS, MAX_AI_TIME_MS,
 };
 use crate::games::{AiBudget, AiLevel, Seat, SeatKind, SeatKindWord, TurnGame};
+use crate::service::players;
 use crate::service::resource::{render, status_of, GameResource};
-use crate::service::seats::SeatPlan;
+use crate::service::seats::{PlayerName, SeatPlan};
 use crate::service::tokens::{self, TokenHash};
 use crate::service::{ServiceError, ServiceResult, Services};
-use crate::store::{GameRow, NewGame, SeatRow};
+use crate::store::{GameRow, NewGame, PlayerRecord, SeatRow};
 
 /// Think time of an AI seat the server plays by itself (`auto_ai`): short, since a human waits for
 /// every AI seat before the answer comes.
@@ -40,9 +42,13 @@ pub struct AiMoveRequest {
     pub apply: Option<bool>,
 }
 
+/// A new game. `claimant` is a player key (`Authorization` on create): it seats its registered
+/// player at seat 0. Every other seat that names a registered player is refused (403): only the
+/// player's own key seats them, here or through `join`.
 pub async fn create<G: TurnGame>(
     svc: &Services,
     options: G::Options,
+    claimant: Option<&TokenHash>,
 ) -> ServiceResult<CreatedGame<G>> {
     let specs = G::players(&options);
     let range = G::seat_range();
@@ -63,6 +69,7 @@ pub async fn create<G: TurnGame>(
         .enumerate()
         .map(|(i, spec)| SeatPlan::parse(i, spec))
         .collect::<Result<Vec<_>, _>>()?;
+    let holders = claimed_seats(svc, &plans, claimant).await?;
     let kinds: Vec<SeatKind> = plans.iter().map(|p| p.kind).collect();
     let mut game = G::new(&options, &kinds, rand::random())?;
     if !kinds.contains(&SeatKind::Open) && !game.waits_for_start() {
@@ -79,9 +86,14 @@ pub async fn create<G: TurnGame>(
         } else {
             None
         };
+        let holder = holders.get(&seat);
         seat_rows.push(SeatRow {
             seat: seat as i32,
-            name: plan.name.as_ref().map(|n| n.as_str().to_owned()),
+            // A registered player's seat shows the name as registered.
+            name: holder
+                .map(|p| p.name.clone())
+                .or_else(|| plan.name.as_ref().map(|n| n.as_str().to_owned())),
+            player: holder.map(|p| p.canonical.clone()),
             kind: SeatKindWord::from(plan.kind),
             level: match plan.kind {
                 SeatKind::Ai(level) => Some(level.as_str().into()),
@@ -91,10 +103,10 @@ pub async fn create<G: TurnGame>(
         });
     }
     let scored_players = if G::SCORED {
-        plans
+        seat_rows
             .iter()
-            .filter(|p| p.kind == SeatKind::Human)
-            .filter_map(|p| p.name.as_ref().map(|n| n.as_str().to_owned()))
+            .filter(|s| s.kind == SeatKindWord::Human)
+            .filter_map(|s| s.name.clone())
             .collect()
     } else {
         Vec::new()
@@ -143,6 +155,63 @@ pub async fn create<G: TurnGame>(
         tokens,
         events,
     })
+}
+
+/// The seats a create request may fill with registered players: seat 0 for the key's player,
+/// and no other seat named after a registered player.
+async fn claimed_seats(
+    svc: &Services,
+    plans: &[SeatPlan],
+    claimant: Option<&TokenHash>,
+) -> ServiceResult<HashMap<Seat, PlayerRecord>> {
+    let mut holders = HashMap::new();
+    if let Some(key) = claimant {
+        let player = players::by_key(svc, key).await?;
+        let first = &plans[0];
+        let named = first
+            .name
+            .as_ref()
+            .filter(|_| first.kind == SeatKind::Human);
+        match named {
+            None => {
+                return Err(ServiceError::Invalid(format!(
+                    "a player key claims seat 0 for {:?}: seat 0 must be {{\"name\": {:?}}}",
+                    player.name, player.name
+                )))
+            }
+            Some(name) if name.canonical() != player.canonical => {
+                return Err(ServiceError::Forbidden(format!(
+                    "this key is {:?}'s, but seat 0 names {:?}",
+                    player.name,
+                    name.as_str()
+                )))
+            }
+            Some(_) => {
+                holders.insert(0, player);
+            }
+        }
+    }
+    for (seat, plan) in plans.iter().enumerate() {
+        let Some(name) = &plan.name else { continue };
+        // "AI" is what unnamed AI seats are called; nobody can register it.
+        let default_ai_name = plan.kind.is_ai() && name.as_str() == players::AI_NAME;
+        if holders.contains_key(&seat) || default_ai_name {
+            continue;
+        }
+        if players::registered(svc, name).await?.is_some() {
+            return Err(registered_name(seat, name));
+        }
+    }
+    Ok(holders)
+}
+
+/// 403 for a seat that names a registered player without that player's key.
+pub(super) fn registered_name(seat: Seat, name: &PlayerName) -> ServiceError {
+    ServiceError::Forbidden(format!(
+        "seat {seat}: {:?} is a registered name; only its player's key seats it \
+         (`Authorization: Bearer <player key>` on create for seat 0, or on join)",
+        name.as_str()
+    ))
 }
 
 /// A conditional read's answer.

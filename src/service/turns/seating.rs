@@ -10,6 +10,7 @@ use super::{
     Change, Outcome,
 };
 use crate::games::{GameStatus, Seat, SeatKind, SeatKindWord, TurnGame};
+use crate::service::players;
 use crate::service::resource::GameResource;
 use crate::service::seats::PlayerName;
 use crate::service::tokens::{self, TokenHash};
@@ -17,17 +18,18 @@ use crate::service::{ServiceError, ServiceResult, Services};
 use crate::store::SeatRow;
 
 /// Body of `join`.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"name": "bob"}))]
 pub struct JoinRequest {
     /// The joining player's name: 1–32 characters, not only spaces, no control characters.
+    /// Required for a guest; with a player key it may be left out (it must be the key's name).
     #[schema(
         min_length = 1,
         max_length = 32,
         pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$"
     )]
-    pub name: String,
+    pub name: Option<String>,
 }
 
 /// The seat a player took, its token (shown only now) and the game as that seat sees it.
@@ -40,15 +42,17 @@ pub struct Joined<G: TurnGame> {
     pub events: Vec<G::Event>,
 }
 
-/// Takes the first open seat. One transaction: of two players racing for the last seat, one
-/// wins and the other gets 409.
+/// Takes the first open seat, as a guest (a name) or as a registered player (`claimant`, a
+/// player key). One transaction: of two players racing for the last seat, one wins and the other
+/// gets 409.
 pub async fn join<G: TurnGame>(
     svc: &Services,
     id: Uuid,
     if_match: Option<i64>,
     request: JoinRequest,
+    claimant: Option<&TokenHash>,
 ) -> ServiceResult<Joined<G>> {
-    let name = PlayerName::parse(&request.name)?;
+    let asked = request.name.as_deref().map(PlayerName::parse).transpose()?;
     let mut loaded = load::<G>(svc, id).await?;
     check_if_match("game", loaded.record.row.version, if_match)?;
     if loaded.game.result().is_some() {
@@ -65,13 +69,15 @@ pub async fn join<G: TurnGame>(
         ));
     };
     let seat = open.seat as Seat;
+    let (name, player) = joining_player(svc, &loaded.record.seats, seat, asked, claimant).await?;
     let (token, hash) = tokens::issue();
     let taken = SeatRow {
         seat: open.seat,
-        name: Some(name.as_str().to_owned()),
+        name: Some(name.clone()),
         kind: SeatKindWord::Human,
         level: None,
         token_hash: Some(hash.0.to_vec()),
+        player,
     };
     let mut kinds = seat_kinds(&loaded.record)?;
     kinds[seat] = SeatKind::Human;
@@ -82,11 +88,11 @@ pub async fn join<G: TurnGame>(
     }
     let mut change = Change::by(
         Some(seat),
-        json!({"action": "join", "seat": seat, "name": name.as_str()}),
+        json!({"action": "join", "seat": seat, "name": name}),
     );
     change.seats.push(taken);
     if G::SCORED {
-        change.scores.push(registration(name.as_str()));
+        change.scores.push(registration(&name));
     }
     save(svc, &mut loaded, change).await?;
     events.extend(super::play::play_ai_seats(svc, &mut loaded).await?);
@@ -96,6 +102,47 @@ pub async fn join<G: TurnGame>(
         game: rendered(&loaded, Some(seat))?,
         events,
     })
+}
+
+/// Who takes the seat: the key's registered player (the name, if given, must be theirs; one seat
+/// per player in a game), or a guest whose name nobody registered.
+async fn joining_player(
+    svc: &Services,
+    seats: &[SeatRow],
+    seat: Seat,
+    asked: Option<PlayerName>,
+    claimant: Option<&TokenHash>,
+) -> ServiceResult<(String, Option<String>)> {
+    let Some(key) = claimant else {
+        let name = asked.ok_or_else(|| {
+            ServiceError::Invalid(
+                "join needs {\"name\"}, or a player key (`Authorization: Bearer <player key>`)"
+                    .into(),
+            )
+        })?;
+        if players::registered(svc, &name).await?.is_some() {
+            return Err(super::play::registered_name(seat, &name));
+        }
+        return Ok((name.as_str().to_owned(), None));
+    };
+    let player = players::by_key(svc, key).await?;
+    if let Some(name) = asked.filter(|n| n.canonical() != player.canonical) {
+        return Err(ServiceError::Forbidden(format!(
+            "this key is {:?}'s, not {:?}'s",
+            player.name,
+            name.as_str()
+        )));
+    }
+    if let Some(held) = seats
+        .iter()
+        .find(|s| s.player.as_deref() == Some(&player.canonical))
+    {
+        return Err(ServiceError::Conflict(format!(
+            "{:?} already holds seat {} of this game",
+            player.name, held.seat
+        )));
+    }
+    Ok((player.name, Some(player.canonical)))
 }
 
 /// Starts a waiting game whose seats are all taken (one created with `"start": false`).

@@ -252,7 +252,8 @@ fn the_view_follows_api_md() {
             "board": [".....", "...O.", ".....", ".X...", "....."],
             "next": "white", "captures": {"black": 0, "white": 0}, "ko": null,
             "moves": ["B2", "D4", "pass"], "consecutive_passes": 1,
-            "can_undo": true, "can_redo": false
+            "can_undo": true, "can_redo": false,
+            "takeback": {"rule": "consent", "proposal": null}
         })
     );
 }

@@ -1,0 +1,701 @@
+//! Players over real HTTP, on SQLite and on PostgreSQL: registration and protected names, forgery
+//! attempts, seat tokens that go only to who claimed the seat, Glicko-2 ratings moved once by
+//! rated games, take-backs by consent, and the leaderboard's sorting, filter and paging.
+
+mod common;
+
+use common::{Reply, TestApp};
+use parlor::rating::{after_game, Rating, Standing};
+use reqwest::Method;
+use serde_json::{json, Value};
+
+async fn register(app: &TestApp, name: &str) -> String {
+    let reply = app
+        .post("/v1/players", json!({ "name": name }))
+        .await
+        .expect(201);
+    assert_eq!(reply.body["registered"], true);
+    let key = reply.body["key"].as_str().expect("a key").to_owned();
+    assert_eq!(key.len(), 64);
+    key
+}
+
+/// POST with an optional bearer (a player key or a seat token).
+async fn post(app: &TestApp, path: &str, body: Value, bearer: Option<&str>) -> Reply {
+    app.send(Method::POST, path, Some(&body), bearer, &[]).await
+}
+
+/// Creates a game of `kind`; (id, tokens by seat, the whole answer).
+async fn create(
+    app: &TestApp,
+    kind: &str,
+    body: Value,
+    key: Option<&str>,
+) -> (String, Vec<Option<String>>, Value) {
+    let reply = post(app, &format!("/v1/{kind}/games"), body, key)
+        .await
+        .expect(201);
+    let id = reply.body["id"].as_str().unwrap().to_owned();
+    let mut tokens = vec![None; reply.body["seats"].as_array().unwrap().len()];
+    for t in reply.body["tokens"].as_array().unwrap() {
+        tokens[t["seat"].as_u64().unwrap() as usize] = Some(t["token"].as_str().unwrap().into());
+    }
+    (id, tokens, reply.body)
+}
+
+/// Alice (seat 0, by her key) against Bob, who joins the open seat with his key: a rated game.
+async fn rated_gomoku(app: &TestApp, alice: &str, bob: &str) -> (String, String, String) {
+    let (id, tokens, created) = create(
+        app,
+        "gomoku",
+        json!({"players": [{"name": "alice"}, {"open": true}]}),
+        Some(alice),
+    )
+    .await;
+    assert_eq!(created["rated"], false, "a seat is still open");
+    let joined = post(
+        app,
+        &format!("/v1/gomoku/games/{id}/join"),
+        Value::Null,
+        Some(bob),
+    )
+    .await
+    .expect(200);
+    assert_eq!(joined.body["game"]["rated"], true);
+    let black = tokens[0]
+        .clone()
+        .expect("seat 0's token goes to its claimant");
+    let white = joined.body["token"].as_str().unwrap().to_owned();
+    (id, black, white)
+}
+
+async fn player(app: &TestApp, name: &str) -> Value {
+    app.get(&format!("/v1/players/{name}"))
+        .await
+        .expect(200)
+        .body
+}
+
+async fn registration_protects_a_name_and_its_look_alikes(app: TestApp) {
+    let reply = app
+        .post("/v1/players", json!({"name": "Alice"}))
+        .await
+        .expect(201);
+    assert_eq!(reply.header("location"), Some("/v1/players/Alice"));
+    for taken in [
+        "alice",
+        "ALICE",
+        "\u{FF21}\u{FF2C}\u{FF29}\u{FF23}\u{FF25}",
+        " alice ",
+    ] {
+        app.post("/v1/players", json!({ "name": taken }))
+            .await
+            .assert_problem(409, "conflict");
+    }
+    app.post("/v1/players", json!({"name": "ai"}))
+        .await
+        .assert_problem(409, "conflict");
+    app.post("/v1/players", json!({"name": ""}))
+        .await
+        .assert_problem(422, "invalid_request");
+    app.post("/v1/players", json!({"name": "x", "key": "mine"}))
+        .await
+        .assert_problem(400, "invalid_request");
+    // A registered player answers to look-alikes of their name and has no scores yet.
+    let alice = player(&app, "ALICE").await;
+    assert_eq!(alice["name"], "Alice");
+    assert_eq!(alice["registered"], true);
+    assert_eq!(alice["scores"], json!({}));
+    assert!(
+        !alice.to_string().contains("key"),
+        "the key is never shown again"
+    );
+}
+
+async fn forgery_attempts_are_refused(app: TestApp) {
+    let alice = register(&app, "alice").await;
+    let bob = register(&app, "bob").await;
+    let create_gomoku = |players: Value, bearer: Option<String>| {
+        let app = &app;
+        async move {
+            post(
+                app,
+                "/v1/gomoku/games",
+                json!({ "players": players }),
+                bearer.as_deref(),
+            )
+            .await
+        }
+    };
+    // A registered name without its key: at seat 0, at seat 1, as a look-alike, on an AI seat.
+    for players in [
+        json!([{"name": "alice"}, {"name": "cheater"}]),
+        json!([{"name": "cheater"}, {"name": "Alice"}]),
+        json!([{"name": "cheater"}, {"name": "\u{FF41}lice"}]),
+        json!([{"name": "cheater"}, {"ai": "easy", "name": "alice"}]),
+    ] {
+        create_gomoku(players.clone(), None)
+            .await
+            .assert_problem(403, "forbidden");
+    }
+    // Another player's key for seat 0, and a key that seats someone else beside its owner.
+    create_gomoku(json!([{"name": "alice"}, {"name": "x"}]), Some(bob.clone()))
+        .await
+        .assert_problem(403, "forbidden");
+    create_gomoku(
+        json!([{"name": "bob"}, {"name": "alice"}]),
+        Some(bob.clone()),
+    )
+    .await
+    .assert_problem(403, "forbidden");
+    // A key claims seat 0, which must then be a human seat.
+    create_gomoku(json!([{"ai": "easy"}, {"name": "x"}]), Some(alice.clone()))
+        .await
+        .assert_problem(422, "invalid_request");
+    // A seat token is not a player key; an unknown key is nobody's.
+    let (_, guest_tokens, _) = create(
+        &app,
+        "gomoku",
+        json!({"players": [{"name": "g1"}, {"name": "g2"}]}),
+        None,
+    )
+    .await;
+    let seat_token = guest_tokens[0].clone().unwrap();
+    create_gomoku(
+        json!([{"name": "g1"}, {"name": "x"}]),
+        Some(seat_token.clone()),
+    )
+    .await
+    .assert_problem(403, "forbidden");
+    create_gomoku(
+        json!([{"name": "alice"}, {"name": "x"}]),
+        Some("ab".repeat(32)),
+    )
+    .await
+    .assert_problem(401, "unauthorized");
+    // Joining: a registered name without its key, with another player's key, with a seat token.
+    let (open, _, _) = create(
+        &app,
+        "gomoku",
+        json!({"players": [{"name": "host"}, {"open": true}]}),
+        None,
+    )
+    .await;
+    let join = format!("/v1/gomoku/games/{open}/join");
+    post(&app, &join, json!({"name": "ALICE"}), None)
+        .await
+        .assert_problem(403, "forbidden");
+    post(&app, &join, json!({"name": "alice"}), Some(&bob))
+        .await
+        .assert_problem(403, "forbidden");
+    post(&app, &join, json!({"name": "g1"}), Some(&seat_token))
+        .await
+        .assert_problem(403, "forbidden");
+    post(&app, &join, json!({}), None)
+        .await
+        .assert_problem(422, "invalid_request");
+    // None of that took the seat: Alice, with her key, still can.
+    let joined = post(&app, &join, json!({"name": "Alice"}), Some(&alice))
+        .await
+        .expect(200);
+    assert_eq!(joined.body["game"]["seats"][1]["name"], "alice");
+    assert_eq!(joined.body["game"]["seats"][1]["registered"], true);
+    assert_eq!(joined.body["game"]["seats"][0]["registered"], false);
+    assert_eq!(joined.body["game"]["rated"], false, "the host is a guest");
+    // The forgery, replayed: a cheater creating against alice's name gets nowhere, so
+    // alice's score never moves (joining gave her the starting score, nothing else).
+    assert_eq!(
+        player(&app, "alice").await["scores"]["gomoku"],
+        json!({"score": 1000, "wins": 0, "losses": 0, "draws": 0})
+    );
+}
+
+async fn seat_tokens_go_only_to_who_claimed_the_seat(app: TestApp) {
+    let alice = register(&app, "alice").await;
+    let bob = register(&app, "bob").await;
+    let (id, black, white) = rated_gomoku(&app, &alice, &bob).await;
+    assert_ne!(black, white);
+    // Alice's create answer held only her token; Bob's join answer only his.
+    let game = app
+        .get(&format!("/v1/gomoku/games/{id}"))
+        .await
+        .expect(200)
+        .body;
+    assert_eq!(game["seats"][0]["registered"], true);
+    assert_eq!(game["seats"][1]["registered"], true);
+    // Alice cannot take a second seat of one game (no rating from playing herself).
+    let (solo, _, _) = create(
+        &app,
+        "go",
+        json!({"size": 9, "players": [{"name": "alice"}, {"open": true}]}),
+        Some(&alice),
+    )
+    .await;
+    post(
+        &app,
+        &format!("/v1/go/games/{solo}/join"),
+        json!({}),
+        Some(&alice),
+    )
+    .await
+    .assert_problem(409, "conflict");
+    // Hot seat: two humans at create, both tokens to the creator, not rated.
+    let (_, tokens, created) = create(
+        &app,
+        "gomoku",
+        json!({"players": [{"name": "alice"}, {"name": "carol"}]}),
+        Some(&alice),
+    )
+    .await;
+    assert!(tokens.iter().all(Option::is_some));
+    assert_eq!(created["rated"], false);
+    // Against an AI, claimed with a key: rated.
+    let (_, tokens, created) = create(
+        &app,
+        "go",
+        json!({"size": 9, "players": [{"name": "bob"}, {"ai": "easy"}]}),
+        Some(&bob),
+    )
+    .await;
+    assert_eq!(created["rated"], true);
+    assert_eq!(tokens[1], None);
+}
+
+/// Black wins with h8..h12 while white plays on the a file.
+async fn black_wins(app: &TestApp, id: &str, black: &str, white: &str) -> Reply {
+    for (b, w) in ["h8", "h9", "h10", "h11"]
+        .iter()
+        .zip(["a1", "a2", "a3", "a4"])
+    {
+        app.gomoku_move(id, black, b).await.expect(200);
+        app.gomoku_move(id, white, w).await.expect(200);
+    }
+    app.gomoku_move(id, black, "h12").await.expect(200)
+}
+
+async fn rated_games_move_ratings_once(app: TestApp) {
+    let alice = register(&app, "alice").await;
+    let bob = register(&app, "bob").await;
+    let (id, black, white) = rated_gomoku(&app, &alice, &bob).await;
+    let won = black_wins(&app, &id, &black, &white).await;
+    assert_eq!(won.body["game"]["status"], "finished");
+    let expected = after_game(&[
+        Standing {
+            before: Rating::NEW,
+            points: 1.0,
+        },
+        Standing {
+            before: Rating::NEW,
+            points: 0.0,
+        },
+    ]);
+    let (a, b) = (player(&app, "alice").await, player(&app, "bob").await);
+    for (p, want, score) in [(&a, expected[0], 1100), (&b, expected[1], 900)] {
+        let got = &p["ratings"]["gomoku"];
+        assert!(
+            (got["rating"].as_f64().unwrap() - want.rating).abs() < 1e-6,
+            "{p}"
+        );
+        assert!((got["deviation"].as_f64().unwrap() - want.deviation).abs() < 1e-6);
+        assert_eq!(got["games"], 1);
+        assert_eq!(
+            p["scores"]["gomoku"]["score"], score,
+            "the seed's score as before"
+        );
+    }
+    // Reading the game again moves nothing; neither does an unrated game between guests.
+    app.get(&format!("/v1/gomoku/games/{id}")).await.expect(200);
+    let (guest_game, tokens, _) = create(
+        &app,
+        "gomoku",
+        json!({"players": [{"name": "g1"}, {"name": "g2"}]}),
+        None,
+    )
+    .await;
+    let [g1, g2] = [0, 1].map(|s| tokens[s].clone().unwrap());
+    black_wins(&app, &guest_game, &g1, &g2).await;
+    assert_eq!(player(&app, "g1").await["ratings"], json!({}));
+    assert_eq!(player(&app, "alice").await["ratings"]["gomoku"]["games"], 1);
+    // Against an AI level, at its fixed rating: Bob resigns to Go's `hard`.
+    let (go, tokens, _) = create(
+        &app,
+        "go",
+        json!({"size": 9, "players": [{"name": "bob"}, {"ai": "hard"}]}),
+        Some(&bob),
+    )
+    .await;
+    post(
+        &app,
+        &format!("/v1/go/games/{go}/moves"),
+        json!({"move": "resign"}),
+        tokens[0].as_deref(),
+    )
+    .await
+    .expect(200);
+    let hard = <parlor::games::go::GoTable as parlor::games::TurnGame>::RATINGS
+        .unwrap()
+        .hard;
+    let want = after_game(&[
+        Standing {
+            before: Rating::NEW,
+            points: 0.0,
+        },
+        Standing {
+            before: Rating::fixed(hard),
+            points: 1.0,
+        },
+    ])[0];
+    let got = &player(&app, "bob").await["ratings"]["go"];
+    assert!(
+        (got["rating"].as_f64().unwrap() - want.rating).abs() < 1e-6,
+        "{got}"
+    );
+    assert_eq!(got["games"], 1);
+}
+
+async fn racing_finishers_move_scores_and_ratings_once(app: TestApp) {
+    let alice = register(&app, "alice").await;
+    let bob = register(&app, "bob").await;
+    for _ in 0..3 {
+        let (id, black, white) = rated_gomoku(&app, &alice, &bob).await;
+        app.gomoku_move(&id, &black, "h8").await.expect(200);
+        // Both seats resign at once: one finishes the game, the other is refused.
+        let moves = format!("/v1/gomoku/games/{id}/moves");
+        let resign = json!({"move": "resign"});
+        let (a, b) = tokio::join!(
+            post(&app, &moves, resign.clone(), Some(&black)),
+            post(&app, &moves, resign.clone(), Some(&white)),
+        );
+        let statuses = [a.status.as_u16(), b.status.as_u16()];
+        assert_eq!(
+            statuses.iter().filter(|s| **s == 200).count(),
+            1,
+            "{statuses:?}: {} {}",
+            a.text,
+            b.text
+        );
+        assert!(
+            statuses.iter().all(|s| [200, 409].contains(s)),
+            "{statuses:?}"
+        );
+    }
+    let (a, b) = (player(&app, "alice").await, player(&app, "bob").await);
+    let games = |p: &Value| {
+        let s = &p["scores"]["gomoku"];
+        s["wins"].as_i64().unwrap() + s["losses"].as_i64().unwrap()
+    };
+    assert_eq!((games(&a), games(&b)), (3, 3), "{a} {b}");
+    assert_eq!(
+        a["scores"]["gomoku"]["score"].as_i64().unwrap()
+            + b["scores"]["gomoku"]["score"].as_i64().unwrap(),
+        2000,
+        "every finished game moved both scores once"
+    );
+    assert_eq!(a["ratings"]["gomoku"]["games"], 3);
+    assert_eq!(b["ratings"]["gomoku"]["games"], 3);
+}
+
+async fn take_back(app: &TestApp, kind: &str, id: &str, action: &str, token: &str) -> Reply {
+    app.send(
+        Method::POST,
+        &format!("/v1/{kind}/games/{id}/{action}"),
+        None,
+        Some(token),
+        &[],
+    )
+    .await
+}
+
+async fn play(app: &TestApp, kind: &str, id: &str, token: &str, mv: &str) -> Reply {
+    post(
+        app,
+        &format!("/v1/{kind}/games/{id}/moves"),
+        json!({ "move": mv }),
+        Some(token),
+    )
+    .await
+    .expect(200)
+}
+
+/// Each rule with two humans and with a human against an AI, for Gomoku and Go.
+async fn takeback_matrix(app: TestApp) {
+    for (kind, extra, moves) in [
+        ("gomoku", json!({}), ["h8", "h9", "j8"]),
+        ("go", json!({"size": 9}), ["E5", "C3", "G7"]),
+    ] {
+        let game = |rule: &str, second: Value| {
+            let mut body = extra.clone();
+            body["takeback"] = json!(rule);
+            body["players"] = json!([{"name": "p0"}, second]);
+            body
+        };
+        // consent, two humans: propose, refuse to accept one's own, accept.
+        let (id, t, created) =
+            create(&app, kind, game("consent", json!({"name": "p1"})), None).await;
+        assert_eq!(
+            created["state"]["takeback"],
+            json!({"rule": "consent", "proposal": null})
+        );
+        let [p0, p1] = [0, 1].map(|s| t[s].clone().unwrap());
+        play(&app, kind, &id, &p0, moves[0]).await;
+        play(&app, kind, &id, &p1, moves[1]).await;
+        let proposed = take_back(&app, kind, &id, "undo", &p1).await.expect(200);
+        assert_eq!(
+            proposed.body["events"][0]["type"], "takeback_proposed",
+            "{kind}"
+        );
+        let state = &proposed.body["game"]["state"];
+        assert_eq!(
+            state["takeback"]["proposal"],
+            json!({"by": 1, "action": "undo"})
+        );
+        assert_eq!(
+            state["moves"].as_array().unwrap().len(),
+            2,
+            "nothing taken back yet"
+        );
+        take_back(&app, kind, &id, "undo", &p1)
+            .await
+            .assert_problem(409, "conflict");
+        let accepted = take_back(&app, kind, &id, "undo", &p0).await.expect(200);
+        assert_eq!(accepted.body["events"][0]["type"], "undo");
+        assert_eq!(
+            accepted.body["game"]["state"]["moves"]
+                .as_array()
+                .unwrap()
+                .len(),
+            1
+        );
+        assert_eq!(
+            accepted.body["game"]["state"]["takeback"]["proposal"],
+            Value::Null
+        );
+        // A move declines a proposal.
+        take_back(&app, kind, &id, "undo", &p0).await.expect(200);
+        let declined = play(&app, kind, &id, &p1, moves[2]).await;
+        assert_eq!(declined.body["events"][0]["type"], "takeback_declined");
+        assert_eq!(
+            declined.body["game"]["state"]["takeback"]["proposal"],
+            Value::Null
+        );
+        assert_eq!(
+            declined.body["game"]["state"]["moves"]
+                .as_array()
+                .unwrap()
+                .len(),
+            2
+        );
+        if kind == "go" {
+            // Redo follows the same rule.
+            take_back(&app, kind, &id, "undo", &p0).await.expect(200);
+            take_back(&app, kind, &id, "undo", &p1).await.expect(200);
+            let proposed = take_back(&app, kind, &id, "redo", &p0).await.expect(200);
+            assert_eq!(proposed.body["events"][0]["type"], "takeback_proposed");
+            let replayed = take_back(&app, kind, &id, "redo", &p1).await.expect(200);
+            assert_eq!(replayed.body["events"][0]["type"], "redo");
+        }
+        // consent against an AI: the human's undo is immediate.
+        let (id, t, _) = create(&app, kind, game("consent", json!({"ai": "easy"})), None).await;
+        let human = t[0].clone().unwrap();
+        play(&app, kind, &id, &human, moves[0]).await;
+        let mut ai = post(
+            &app,
+            &format!("/v1/{kind}/games/{id}/ai-move"),
+            json!({}),
+            None,
+        )
+        .await;
+        ai = ai.expect(200);
+        assert_eq!(ai.body["applied"], true);
+        let undone = take_back(&app, kind, &id, "undo", &human).await.expect(200);
+        assert_eq!(undone.body["events"][0]["type"], "undo", "{kind}");
+        // any: either seat at once, with humans and against an AI.
+        for second in [json!({"name": "p1"}), json!({"ai": "easy"})] {
+            let (id, t, _) = create(&app, kind, game("any", second), None).await;
+            let p0 = t[0].clone().unwrap();
+            play(&app, kind, &id, &p0, moves[0]).await;
+            let undone = take_back(&app, kind, &id, "undo", &p0).await.expect(200);
+            assert_eq!(undone.body["events"][0]["type"], "undo");
+        }
+        // off: 409 for every seat kind.
+        for second in [json!({"name": "p1"}), json!({"ai": "easy"})] {
+            let (id, t, _) = create(&app, kind, game("off", second), None).await;
+            let p0 = t[0].clone().unwrap();
+            play(&app, kind, &id, &p0, moves[0]).await;
+            take_back(&app, kind, &id, "undo", &p0)
+                .await
+                .assert_problem(409, "conflict");
+            if kind == "go" {
+                take_back(&app, kind, &id, "redo", &p0)
+                    .await
+                    .assert_problem(409, "conflict");
+            }
+        }
+        post(
+            &app,
+            &format!("/v1/{kind}/games"),
+            game("sometimes", json!({"name": "p1"})),
+            None,
+        )
+        .await
+        .assert_problem(400, "invalid_request");
+    }
+}
+
+async fn leaderboard_sorts_filters_and_pages(app: TestApp) {
+    let mut keys = Vec::new();
+    for name in ["r1", "r2", "r3"] {
+        keys.push((name.to_owned(), register(&app, name).await));
+    }
+    // Registered pairs play rated games; guests play unrated ones.
+    for (winner, loser) in [(0, 1), (0, 2), (1, 2)] {
+        let (id, black, white) = rated_gomoku_between(&app, &keys[winner], &keys[loser]).await;
+        black_wins(&app, &id, &black, &white).await;
+    }
+    for (a, b) in [("g1", "g2"), ("g3", "g1"), ("g4", "g5")] {
+        let (id, t, _) = create(
+            &app,
+            "gomoku",
+            json!({"players": [{"name": a}, {"name": b}]}),
+            None,
+        )
+        .await;
+        black_wins(
+            &app,
+            &id,
+            t[0].as_deref().unwrap(),
+            t[1].as_deref().unwrap(),
+        )
+        .await;
+    }
+    let board = |query: &str| {
+        let app = &app;
+        let path = format!("/v1/players?game=gomoku{query}");
+        async move { app.get(&path).await }
+    };
+    let all = board("&limit=100").await.expect(200).body;
+    let names = |page: &Value| -> Vec<String> {
+        page["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(all["next_cursor"], Value::Null);
+    let every = names(&all);
+    assert_eq!(every.len(), 8);
+    let scores: Vec<i64> = all["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["score"].as_i64().unwrap())
+        .collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    // Pages of 3 put together are the whole board, ranks continuing.
+    let mut paged = Vec::new();
+    let mut cursor = String::new();
+    loop {
+        let page = board(&format!("&limit=3{cursor}")).await.expect(200).body;
+        for (i, p) in page["players"].as_array().unwrap().iter().enumerate() {
+            assert_eq!(
+                p["rank"].as_u64().unwrap() as usize,
+                paged.len() + 1,
+                "page {cursor}: {i}"
+            );
+            paged.push(p["name"].as_str().unwrap().to_owned());
+        }
+        match page["next_cursor"].as_str() {
+            Some(next) => cursor = format!("&cursor={next}"),
+            None => break,
+        }
+    }
+    assert_eq!(paged, every);
+    // Registered players only, and the rating order.
+    let registered = board("&registered=true").await.expect(200).body;
+    assert_eq!(names(&registered).len(), 3);
+    assert!(registered["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p["registered"] == true));
+    let by_rating = board("&sort=rating").await.expect(200).body;
+    assert_eq!(by_rating["sort"], "rating");
+    assert_eq!(
+        names(&by_rating),
+        vec!["r1", "r2", "r3"],
+        "two wins, one, none"
+    );
+    let ratings: Vec<f64> = by_rating["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["rating"]["rating"].as_f64().unwrap())
+        .collect();
+    assert!(ratings.windows(2).all(|w| w[0] >= w[1]), "{ratings:?}");
+    let top = board("&sort=rating&limit=1").await.expect(200).body;
+    let second = board(&format!(
+        "&sort=rating&limit=1&cursor={}",
+        top["next_cursor"].as_str().unwrap()
+    ))
+    .await
+    .expect(200)
+    .body;
+    assert_eq!(names(&second), vec!["r2"]);
+    assert_eq!(second["players"][0]["rank"], 2);
+    board("&cursor=zz")
+        .await
+        .assert_problem(400, "invalid_request");
+    board("&sort=elo")
+        .await
+        .assert_problem(400, "invalid_request");
+    app.get("/v1/players?game=uno")
+        .await
+        .assert_problem(400, "invalid_request");
+    // Go is rated though it keeps no seed score: it has a (here empty) board.
+    assert_eq!(
+        app.get("/v1/players?game=go&sort=rating")
+            .await
+            .expect(200)
+            .body["players"],
+        json!([])
+    );
+}
+
+/// A rated Gomoku game: `black`'s player creates with their key, `white`'s joins with theirs.
+async fn rated_gomoku_between(
+    app: &TestApp,
+    black: &(String, String),
+    white: &(String, String),
+) -> (String, String, String) {
+    let (id, tokens, _) = create(
+        app,
+        "gomoku",
+        json!({"players": [{"name": black.0}, {"open": true}]}),
+        Some(&black.1),
+    )
+    .await;
+    let joined = post(
+        app,
+        &format!("/v1/gomoku/games/{id}/join"),
+        json!({}),
+        Some(&white.1),
+    )
+    .await
+    .expect(200);
+    (
+        id,
+        tokens[0].clone().unwrap(),
+        joined.body["token"].as_str().unwrap().to_owned(),
+    )
+}
+
+on_both_stores!(
+    registration_protects_a_name_and_its_look_alikes,
+    forgery_attempts_are_refused,
+    seat_tokens_go_only_to_who_claimed_the_seat,
+    rated_games_move_ratings_once,
+    racing_finishers_move_scores_and_ratings_once,
+    takeback_matrix,
+    leaderboard_sorts_filters_and_pages,
+);
