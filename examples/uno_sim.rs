@@ -117,6 +117,17 @@ fn play_game(
     (winner, actions)
 }
 
+/// The 95 % Wilson score interval for `wins` out of `games`.
+fn wilson_interval(wins: u64, games: u64) -> (f64, f64) {
+    const Z: f64 = 1.96;
+    let n = games as f64;
+    let p = wins as f64 / n;
+    let centre = p + Z * Z / (2.0 * n);
+    let half = Z * (p * (1.0 - p) / n + Z * Z / (4.0 * n * n)).sqrt();
+    let scale = 1.0 + Z * Z / n;
+    ((centre - half) / scale, (centre + half) / scale)
+}
+
 fn main() {
     let args = parse_args();
     let rules = if args.all_rules {
@@ -173,16 +184,16 @@ fn main() {
     }
     if args.level != Level::Easy {
         let p = wins as f64 / n;
-        let half = 1.96 * (p * (1.0 - p) / n).sqrt();
+        let (low, high) = wilson_interval(wins, args.games);
         println!(
-            "{:?} (time {} ms/move, iterations cap {}) vs 3 easy, seats rotated: {wins}/{} wins = {:.1} % (95 % CI {:.1}–{:.1} %; parity {:.1} %)",
+            "{:?} (time {} ms/move, iterations cap {}) vs 3 easy, seats rotated: {wins}/{} wins = {:.1} % (95 % Wilson interval {:.1}–{:.1} %; parity {:.1} %)",
             args.level,
             args.time_ms,
             args.iterations,
             args.games,
             100.0 * p,
-            100.0 * (p - half),
-            100.0 * (p + half),
+            100.0 * low,
+            100.0 * high,
             100.0 / args.seats as f64
         );
     }

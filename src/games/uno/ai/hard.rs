@@ -1,9 +1,9 @@
-//! `hard`: flat Monte Carlo search over determinisations. Each iteration deals the cards the
-//! seat cannot see at random (consistent with every public fact, and with the colours a seat
-//! is known to lack), plays one candidate move chosen by UCB1, and finishes the game with
-//! `normal` playing every seat. The candidate tried most often is chosen. Everything it starts
-//! from is an [`InfoSet`]: what the seat could see, nothing more, so hidden cards cannot steer
-//! it.
+//! `hard`: Monte Carlo search over determinisations. Each round deals the cards the seat cannot
+//! see at random (consistent with every public fact, and with the colours a seat is known to
+//! lack), plays every candidate move on that same deal, and finishes each game with `normal`
+//! playing every seat; `normal`'s own move stands unless another wins clearly more often (see
+//! [`search`]). Everything it starts from is an [`InfoSet`]: what the seat could see, nothing
+//! more, so hidden cards cannot steer it.
 
 use std::time::{Duration, Instant};
 
@@ -18,8 +18,6 @@ use super::super::game::{Direction, JumpWindow, Parts, Played, Uno};
 use super::super::options::Rules;
 use super::normal;
 
-/// UCB1 exploration constant for win rates in [0, 1].
-const EXPLORATION: f64 = 0.6;
 /// Iterations between clock checks.
 const CLOCK_EVERY: u64 = 8;
 /// Actions after which a rollout stops and is scored as a loss (a guard, never reached in
@@ -184,87 +182,128 @@ pub fn rollout(game: &mut Uno, events: &mut Vec<UnoEvent>) -> Option<usize> {
 }
 
 /// Searches from what `info.seat` knows.
+///
+/// The move `normal` would make is the default. Each round deals the hidden cards once and
+/// plays every candidate on its own copy of that deal, `normal` finishing each game: the
+/// candidates meet the same hidden hands, deck order and reshuffles (common random numbers),
+/// so the difference between two of them on one deal is the move's doing, not the deal's.
+/// A candidate replaces the default only when its mean win difference over the default
+/// exceeds [`CONFIDENCE`] standard errors: with a few hundred deals a move, picking the
+/// highest raw win rate mostly picks noise. Each game played counts as one iteration.
 pub fn search(info: &InfoSet, limits: Limits, seed: u64) -> Search {
     let start = Instant::now();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let unseen = info.unseen();
-    let actions = info.determinise(&unseen, &mut rng).legal_actions(info.seat);
-    let Some(&first) = actions.first() else {
+    let first_deal = info.determinise(&unseen, &mut rng);
+    let actions = first_deal.legal_actions(info.seat);
+    if actions.is_empty() {
         return Search {
             action: UnoAction::Draw,
             iterations: 0,
             candidates: Vec::new(),
         };
-    };
-    let mut visits = vec![0u64; actions.len()];
-    let mut wins = vec![0f64; actions.len()];
+    }
+    // `normal` reads only what the seat sees, so any deal gives the same default.
+    let default_move = normal::choose(&first_deal, info.seat);
+    let default = actions.iter().position(|a| *a == default_move).unwrap_or(0);
+    let mut stats = vec![Paired::default(); actions.len()];
     let mut iterations = 0u64;
     let mut events = Vec::with_capacity(16);
-    // One fresh deal per iteration, for the candidate UCB1 picks. (Playing every candidate on
-    // the same deals, common random numbers, measured no better: 26.2 % against 29.0 % over
-    // 800 games each at 100 ms.)
-    while actions.len() > 1 && iterations < limits.max_iterations {
-        if iterations.is_multiple_of(CLOCK_EVERY) && start.elapsed() >= limits.time {
-            break;
+    let mut won = vec![false; actions.len()];
+    let mut deal = first_deal;
+    'rounds: while actions.len() > 1 {
+        for (arm, action) in actions.iter().enumerate() {
+            if iterations >= limits.max_iterations
+                || (iterations.is_multiple_of(CLOCK_EVERY) && start.elapsed() >= limits.time)
+            {
+                break 'rounds;
+            }
+            let mut game = deal.clone();
+            events.clear();
+            won[arm] = game.apply_into(info.seat, action, &mut events).is_ok()
+                && rollout(&mut game, &mut events) == Some(info.seat);
+            iterations += 1;
         }
-        let arm = pick_arm(&visits, &wins, iterations);
-        let mut game = info.determinise(&unseen, &mut rng);
-        events.clear();
-        let won = game
-            .apply_into(info.seat, &actions[arm], &mut events)
-            .is_ok()
-            && rollout(&mut game, &mut events) == Some(info.seat);
-        visits[arm] += 1;
-        wins[arm] += f64::from(u8::from(won));
-        iterations += 1;
+        for (arm, s) in stats.iter_mut().enumerate() {
+            s.add(won[arm], won[default]);
+        }
+        deal = info.determinise(&unseen, &mut rng);
     }
     let best = (0..actions.len())
+        .filter(|&arm| stats[arm].beats_default())
         .max_by(|&a, &b| {
-            visits[a]
-                .cmp(&visits[b])
-                .then(rate(wins[a], visits[a]).total_cmp(&rate(wins[b], visits[b])))
-                // Earlier candidates win exact ties, so an unsearched position keeps the first.
+            stats[a]
+                .mean_gain()
+                .total_cmp(&stats[b].mean_gain())
+                // Earlier candidates win exact ties.
                 .then(b.cmp(&a))
         })
-        .unwrap_or(0);
+        .unwrap_or(default);
     Search {
-        action: if iterations == 0 {
-            first
-        } else {
-            actions[best]
-        },
+        action: actions[best],
         iterations,
         candidates: actions
             .iter()
-            .enumerate()
-            .map(|(i, &action)| Candidate {
+            .zip(&stats)
+            .map(|(&action, s)| Candidate {
                 action,
-                visits: visits[i],
-                win_rate: rate(wins[i], visits[i]),
+                visits: s.deals,
+                win_rate: s.win_rate(),
             })
             .collect(),
     }
 }
 
-fn rate(wins: f64, visits: u64) -> f64 {
-    if visits == 0 {
-        0.0
-    } else {
-        wins / visits as f64
-    }
+/// Standard errors by which a candidate must beat the default move (measured: see
+/// docs/PERFORMANCE.md).
+const CONFIDENCE: f64 = 1.5;
+
+/// One candidate's results over complete rounds, and its wins less the default's on each.
+#[derive(Clone, Copy, Default)]
+struct Paired {
+    deals: u64,
+    wins: u64,
+    /// Sum of (this won − the default won) over the deals, each term −1, 0 or 1.
+    gain: i64,
+    /// Deals on which exactly one of the two won (the sum of the squared terms).
+    split: u64,
 }
 
-/// UCB1: the candidate with the best optimistic win rate; untried candidates first.
-fn pick_arm(visits: &[u64], wins: &[f64], total: u64) -> usize {
-    if let Some(unvisited) = visits.iter().position(|&v| v == 0) {
-        return unvisited;
+impl Paired {
+    fn add(&mut self, won: bool, default_won: bool) {
+        self.deals += 1;
+        self.wins += u64::from(won);
+        let d = i64::from(won) - i64::from(default_won);
+        self.gain += d;
+        self.split += d.unsigned_abs();
     }
-    let log_total = ((total + 1) as f64).ln();
-    let ucb =
-        |i: usize| rate(wins[i], visits[i]) + EXPLORATION * (log_total / visits[i] as f64).sqrt();
-    (0..visits.len())
-        .max_by(|&a, &b| ucb(a).total_cmp(&ucb(b)))
-        .unwrap_or(0)
+
+    fn win_rate(&self) -> f64 {
+        if self.deals == 0 {
+            0.0
+        } else {
+            self.wins as f64 / self.deals as f64
+        }
+    }
+
+    fn mean_gain(&self) -> f64 {
+        if self.deals == 0 {
+            0.0
+        } else {
+            self.gain as f64 / self.deals as f64
+        }
+    }
+
+    /// Whether the mean gain is positive by more than [`CONFIDENCE`] standard errors.
+    fn beats_default(&self) -> bool {
+        if self.deals < 2 || self.gain <= 0 {
+            return false;
+        }
+        let n = self.deals as f64;
+        let mean = self.mean_gain();
+        let variance = (self.split as f64 / n - mean * mean).max(0.0);
+        mean > CONFIDENCE * (variance / n).sqrt()
+    }
 }
 
 #[cfg(test)]
@@ -349,6 +388,40 @@ mod tests {
         );
         let win = &found.candidates[0];
         assert_eq!(win.win_rate, 1.0);
+    }
+
+    #[test]
+    fn without_enough_deals_normals_move_stands() {
+        // Seven candidates (R5, RS, the wild in four colours, draw): one round of
+        // games is no evidence, so the default stands whatever that round said.
+        let game = position(&["R5 RS B5 W G1 G2", "Y1 Y2 Y3", "G3 G4 G5"], "R3", 0);
+        let info = InfoSet::of(&game, 0);
+        let candidates = game.legal_actions(0).len() as u64;
+        for seed in 0..8 {
+            let found = search(&info, limits(candidates), seed);
+            assert_eq!(found.iterations, candidates);
+            assert_eq!(found.action, normal::choose(&game, 0), "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn a_candidate_replaces_the_default_only_by_a_clear_margin() {
+        let record = |better: u64, worse: u64, deals: u64| {
+            let mut p = Paired::default();
+            for i in 0..deals {
+                p.add(i < better, i >= better && i < better + worse);
+            }
+            p
+        };
+        // 20 deals won where the default lost, 10 the other way, over 100: mean gain 0.1,
+        // standard error 0.054.
+        assert!(record(20, 10, 100).beats_default());
+        // 12 against 10: within the noise.
+        assert!(!record(12, 10, 100).beats_default());
+        assert!(!record(1, 0, 1).beats_default(), "one deal is no evidence");
+        assert!(!record(0, 5, 100).beats_default());
+        let p = record(20, 10, 100);
+        assert_eq!((p.deals, p.wins, p.gain, p.split), (100, 20, 10, 30));
     }
 
     #[test]
