@@ -396,14 +396,19 @@ impl Board {
         if self.empty_neighbours(p) != 0 {
             return true;
         }
-        let own = color.cell();
-        for n in self.neighbors(p) {
-            let cell = self.cells[n.idx()];
-            if cell == BORDER {
-                continue;
+        let mut own = self.stones_next_to(color, p);
+        while own != 0 {
+            let n = self.slot_neighbour(p, own.trailing_zeros() as usize / 2);
+            own &= own - 1;
+            if self.chain_liberties(n) > 1 {
+                return true;
             }
-            let libs = self.libs[self.chain_id[n.idx()] as usize];
-            if (cell == own) == (libs > 1) {
+        }
+        let mut enemy = self.stones_next_to(color.opponent(), p);
+        while enemy != 0 {
+            let n = self.slot_neighbour(p, enemy.trailing_zeros() as usize / 2);
+            enemy &= enemy - 1;
+            if self.chain_liberties(n) == 1 {
                 return true;
             }
         }
@@ -508,6 +513,14 @@ impl Board {
         }
     }
 
+    /// Exact liberties of the chain at `p`, which must hold a stone (no check, for hot loops
+    /// that found it through a neighbourhood code).
+    #[inline]
+    pub(super) fn chain_liberties(&self, p: Pt) -> usize {
+        debug_assert!(self.stone(p).is_some());
+        self.libs[self.chain_id[p.idx()] as usize] as usize
+    }
+
     /// Stones of the chain at `p` (nothing for an empty point).
     pub fn chain(&self, p: Pt) -> impl Iterator<Item = Pt> + '_ {
         let start = self.stone(p).map(|_| p);
@@ -548,11 +561,11 @@ impl Board {
         self.last_move
     }
 
-    /// One liberty of the chain at stone `p` (its only one when it is in atari).
+    /// One liberty of the chain at stone `p` (its only one when it is in atari): the first
+    /// empty neighbour, in slot order, of the first stone that has one along the chain's ring.
     pub fn some_liberty(&self, p: Pt) -> Option<Pt> {
-        self.chain(p)
-            .flat_map(|s| self.neighbors(s))
-            .find(|n| self.cells[n.idx()] == EMPTY)
+        self.stone(p)?;
+        self.liberty_other_than(p, Pt(0)) // point 0 is a border point: never a liberty
     }
 
     /// A liberty of the chain at stone `p` other than `not`, if it has one.
@@ -561,8 +574,12 @@ impl Board {
         let start = p.idx();
         let mut s = start;
         loop {
-            for q in self.neighbors(Pt(s as u16)) {
-                if self.cells[q.idx()] == EMPTY && q != not {
+            let stone = Pt(s as u16);
+            let mut empty = self.empty_neighbours(stone);
+            while empty != 0 {
+                let q = self.slot_neighbour(stone, empty.trailing_zeros() as usize / 2);
+                empty &= empty - 1;
+                if q != not {
                     return Some(q);
                 }
             }
@@ -709,9 +726,12 @@ impl Board {
     /// Puts a lone stone on the empty point `p` as a chain of its own and takes `p` from the
     /// liberties of every distinct neighbouring chain. Returns those chains: friendly ones to
     /// merge, enemy ones left without a liberty to capture.
+    #[inline(always)]
     fn put_stone(&mut self, color: Color, p: Pt) -> Contacts {
         let i = p.idx();
         let own = color.cell();
+        // The neighbours as they were (flipping changes the neighbours' codes, not this one).
+        let code = self.codes[i];
         self.cells[i] = own;
         self.flip_codes(i, own);
         self.remove_empty(p);
@@ -719,29 +739,30 @@ impl Board {
         self.chain_id[i] = p.0;
         self.next[i] = p.0;
         self.chain_size[i] = 1;
-        let mut libs = 0;
-        let mut seen = [u16::MAX; 4];
+        self.libs[i] = (!(code | code >> 1) & ORTH_LO).count_ones() as u16;
         let mut contacts = Contacts::new();
-        for (k, n) in self.neighbors(p).into_iter().enumerate() {
-            let cell = self.cells[n.idx()];
-            if cell == EMPTY {
-                libs += 1;
-            } else if cell != BORDER {
-                let id = self.chain_id[n.idx()];
-                if !seen[..k].contains(&id) {
-                    seen[k] = id;
-                    self.libs[id as usize] -= 1;
-                    if cell == own {
-                        contacts.friends[contacts.n_friends] = n;
-                        contacts.n_friends += 1;
-                    } else if self.libs[id as usize] == 0 {
-                        contacts.victims[contacts.n_victims] = n;
-                        contacts.n_victims += 1;
-                    }
-                }
+        // Only the neighbours holding stones, in slot order (south, west, east, north).
+        let mut stones = Self::stone_bits(code);
+        let mut seen = [u16::MAX; 4];
+        let mut n_seen = 0;
+        while stones != 0 {
+            let n = self.slot_neighbour(p, stones.trailing_zeros() as usize / 2);
+            stones &= stones - 1;
+            let id = self.chain_id[n.idx()];
+            if seen[..n_seen].contains(&id) {
+                continue;
+            }
+            seen[n_seen] = id;
+            n_seen += 1;
+            self.libs[id as usize] -= 1;
+            if self.cells[n.idx()] == own {
+                contacts.friends[contacts.n_friends] = n;
+                contacts.n_friends += 1;
+            } else if self.libs[id as usize] == 0 {
+                contacts.victims[contacts.n_victims] = n;
+                contacts.n_victims += 1;
             }
         }
-        self.libs[i] = libs;
         contacts
     }
 
@@ -749,6 +770,16 @@ impl Board {
     fn merge(&mut self, p: Pt, n: Pt) {
         let a = self.chain_id[p.idx()] as usize;
         let b = self.chain_id[n.idx()] as usize;
+        if self.next[p.idx()] == p.0 {
+            // `p` is still a lone stone (its first friendly chain): the general case below would
+            // keep `b` too, spelled out for the most common merge of a playout.
+            let extra = self.lone_liberties_not_touching(p, b as u16);
+            self.chain_id[p.idx()] = b as u16;
+            self.next.swap(p.idx(), n.idx());
+            self.chain_size[b] += 1;
+            self.libs[b] += extra;
+            return;
+        }
         let (keep, gone) = if self.chain_size[a] > self.chain_size[b] {
             (a, b)
         } else {
@@ -775,21 +806,18 @@ impl Board {
 
     /// Liberties of the chain ringed through `start` that no stone of chain `other` touches.
     fn liberties_not_touching(&self, start: usize, other: u16) -> u16 {
-        let fresh = |q: Pt| self.cells[q.idx()] == EMPTY && !self.touches_chain(q, other);
         if self.next[start] as usize == start {
-            // A lone stone: its four neighbours are distinct, no set needed.
-            let [a, b, c, d] = self.neighbors(Pt(start as u16));
-            return u16::from(fresh(a))
-                + u16::from(fresh(b))
-                + u16::from(fresh(c))
-                + u16::from(fresh(d));
+            return self.lone_liberties_not_touching(Pt(start as u16), other);
         }
         let mut extra = 0;
         let mut seen = PointSet::new();
         let mut s = start;
         loop {
             for q in self.neighbors(Pt(s as u16)) {
-                if self.cells[q.idx()] == EMPTY && seen.insert(q.idx()) && fresh(q) {
+                if self.cells[q.idx()] == EMPTY
+                    && seen.insert(q.idx())
+                    && !self.touches_chain(q, other)
+                {
                     extra += 1;
                 }
             }
@@ -800,13 +828,39 @@ impl Board {
         }
     }
 
+    /// [`Board::liberties_not_touching`] for the lone stone `p`: its empty neighbours are
+    /// distinct, no set needed.
+    #[inline]
+    fn lone_liberties_not_touching(&self, p: Pt, other: u16) -> u16 {
+        let mut empty = self.empty_neighbours(p);
+        let mut extra = 0;
+        while empty != 0 {
+            let q = self.slot_neighbour(p, empty.trailing_zeros() as usize / 2);
+            empty &= empty - 1;
+            extra += u16::from(!self.touches_chain(q, other));
+        }
+        extra
+    }
+
     /// Whether a stone of chain `id` is next to `q`.
     #[inline]
     fn touches_chain(&self, q: Pt, id: u16) -> bool {
-        self.neighbors(q).iter().any(|r| {
-            let c = self.cells[r.idx()];
-            (c == BLACK || c == WHITE) && self.chain_id[r.idx()] == id
-        })
+        let mut stones = Self::stone_bits(self.codes[q.idx()]);
+        while stones != 0 {
+            let r = self.slot_neighbour(q, stones.trailing_zeros() as usize / 2);
+            stones &= stones - 1;
+            if self.chain_id[r.idx()] == id {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// One bit (the low bit of its code slot) per orthogonal neighbour holding a stone of
+    /// either colour, in neighbourhood `code`: 01 and 10 are stones, 00 empty, 11 border.
+    #[inline]
+    fn stone_bits(code: u16) -> u16 {
+        (code ^ code >> 1) & ORTH_LO
     }
 
     /// Removes the chain at `p` (a capture): empties its points and gives each of them as a

@@ -11,7 +11,7 @@
 use rand::RngCore;
 use rand_chacha::ChaCha8Rng;
 
-use super::super::board::{Board, Color, Pt, BLACK, BORDER, EMPTY, WHITE};
+use super::super::board::{Board, Color, Pt, BLACK, EMPTY, WHITE};
 use super::pattern;
 
 /// A move of a playout or tree path: `None` is a pass.
@@ -95,7 +95,7 @@ fn local_answer(
     while own_next != 0 {
         let n = board.slot_neighbour(last, own_next.trailing_zeros() as usize / 2);
         own_next &= own_next - 1;
-        if board.liberties(n) == 1 {
+        if board.chain_liberties(n) == 1 {
             if let Some(p) = save(board, color, n) {
                 return Some(p);
             }
@@ -140,7 +140,7 @@ pub(super) fn save(board: &Board, color: Color, chain: Pt) -> Option<Pt> {
         while enemies != 0 {
             let n = board.slot_neighbour(s, enemies.trailing_zeros() as usize / 2);
             enemies &= enemies - 1;
-            if board.liberties(n) == 1 {
+            if board.chain_liberties(n) == 1 {
                 if let Some(lib) = board.some_liberty(n) {
                     if playable(board, color, lib) {
                         return Some(lib);
@@ -164,44 +164,39 @@ pub(super) fn playable(board: &Board, color: Color, p: Pt) -> bool {
 /// Whether a stone of `color` at the empty point `p` would leave its chain with at most one
 /// liberty without capturing anything.
 pub(super) fn is_self_atari(board: &Board, color: Color, p: Pt) -> bool {
-    let empty_neighbours = board.empty_neighbours(p);
-    if empty_neighbours & empty_neighbours.wrapping_sub(1) != 0 {
+    let empty = board.empty_neighbours(p);
+    if empty & empty.wrapping_sub(1) != 0 {
         return false; // two or more
     }
-    // The liberties the new chain would have besides `p`: at most one may be found.
-    let mut found: Option<Pt> = None;
-    let mut second = |q: Pt| -> bool {
-        match found {
-            Some(f) => f != q,
-            None => {
-                found = Some(q);
-                false
-            }
+    // Capturing is never self-atari.
+    let mut enemies = board.stones_next_to(color.opponent(), p);
+    while enemies != 0 {
+        let n = board.slot_neighbour(p, enemies.trailing_zeros() as usize / 2);
+        enemies &= enemies - 1;
+        if board.chain_liberties(n) == 1 {
+            return false;
         }
-    };
-    let own = color.cell();
-    for n in board.neighbors(p) {
-        let cell = board.cells[n.idx()];
-        if cell == EMPTY {
-            if second(n) {
-                return false;
-            }
-        } else if cell == BORDER {
-            continue;
-        } else if cell == own {
-            // `p` is one liberty of this chain: with one it brings nothing, with two it brings
-            // its other one, with more it keeps the new chain out of atari.
-            match board.liberties(n) {
-                0 | 1 => {}
-                2 => {
-                    if board.liberty_other_than(n, p).is_some_and(&mut second) {
-                        return false;
-                    }
+    }
+    // The liberties the new chain would have besides `p`: at most one may be found.
+    let mut found =
+        (empty != 0).then(|| board.slot_neighbour(p, empty.trailing_zeros() as usize / 2));
+    let mut own = board.stones_next_to(color, p);
+    while own != 0 {
+        let n = board.slot_neighbour(p, own.trailing_zeros() as usize / 2);
+        own &= own - 1;
+        // `p` is one liberty of this chain: with one it brings nothing, with two it brings
+        // its other one, with more it keeps the new chain out of atari.
+        match board.chain_liberties(n) {
+            0 | 1 => {}
+            2 => {
+                let other = board.liberty_other_than(n, p);
+                match found {
+                    None => found = other,
+                    Some(f) if other.is_some_and(|o| o != f) => return false,
+                    Some(_) => {}
                 }
-                _ => return false,
             }
-        } else if board.liberties(n) == 1 {
-            return false; // it captures
+            _ => return false,
         }
     }
     true
