@@ -342,9 +342,7 @@ pub fn ownership(board: &Board, to_move: Color, komi: f32, playouts: u32, seed: 
             &mut rng,
             &mut moves,
         );
-        for (i, p) in b.points().enumerate() {
-            owned[i] += u32::from(playout::owner(&b, p) == BLACK);
-        }
+        playout::tally(&b, &mut owned);
     }
     let n = playouts.max(1) as f32;
     owned.into_iter().map(|c| c as f32 / n).collect()

@@ -231,15 +231,17 @@ fn random_move(board: &Board, color: Color, rng: &mut ChaCha8Rng) -> Option<Pt> 
 
 /// Area score from Black's side without komi: stones plus empty points whose on-board neighbours
 /// are all one colour. Exact at the end of a playout, where every empty point is such an eye;
-/// elsewhere a quick estimate.
-pub(super) fn area_score(board: &Board) -> i32 {
+/// elsewhere a quick estimate. Also adds one to `owned[row * size + col]` for every point Black
+/// owns by that count: the search and `ownership` need both after every playout, in one pass.
+pub(super) fn tally(board: &Board, owned: &mut [u32]) -> i32 {
+    let size = board.size();
     let mut score = 0;
-    for p in board.points() {
-        score += match owner(board, p) {
-            BLACK => 1,
-            WHITE => -1,
-            _ => 0,
-        };
+    for (row, owned_row) in owned.chunks_exact_mut(size).enumerate() {
+        for (col, o) in owned_row.iter_mut().enumerate() {
+            let who = owner(board, board.pt(col, row));
+            *o += u32::from(who == BLACK);
+            score += i32::from(who == BLACK) - i32::from(who == WHITE);
+        }
     }
     score
 }
@@ -257,11 +259,6 @@ pub(super) fn owner(board: &Board, p: Pt) -> u8 {
         WHITE => WHITE,
         _ => EMPTY,
     }
-}
-
-/// 1.0 when Black wins the finished playout, 0.0 when White does, 0.5 for a jigo.
-pub(super) fn black_result(board: &Board, komi: f32) -> f32 {
-    outcome(area_score(board) as f32 - komi)
 }
 
 /// 1.0 for a Black win by `margin` (komi included), 0.0 for a loss, 0.5 for a jigo.
@@ -392,11 +389,15 @@ mod tests {
             b.place_setup(Color::White, b.pt(3, r)).unwrap();
         }
         // Columns a (black's), c (shared), e (white's): 10 - 10 and c counts for nobody.
-        assert_eq!(area_score(&b), 0);
-        assert_eq!(black_result(&b, 0.0), 0.5);
+        let mut owned = vec![0; 25];
+        assert_eq!(tally(&b, &mut owned), 0);
+        assert_eq!(owned.iter().sum::<u32>(), 10);
+        assert_eq!(owned[..5], [1, 1, 0, 0, 0], "the bottom row");
+        assert_eq!(outcome(0.0), 0.5);
         b.place_setup(Color::Black, b.pt(2, 0)).unwrap();
-        assert_eq!(area_score(&b), 1);
-        assert_eq!(black_result(&b, 0.5), 1.0);
-        assert_eq!(black_result(&b, 7.0), 0.0);
+        assert_eq!(tally(&b, &mut owned), 1);
+        assert_eq!(owned[..5], [2, 2, 1, 0, 0]);
+        assert_eq!(outcome(1.0 - 0.5), 1.0);
+        assert_eq!(outcome(1.0 - 7.0), 0.0);
     }
 }

@@ -8,7 +8,7 @@ use std::time::Instant;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::super::board::{Board, Color, Pt, BLACK, EMPTY};
+use super::super::board::{Board, Color, Pt, EMPTY};
 use super::playout::{self, Move, Policy};
 use super::{count, pattern};
 
@@ -250,16 +250,14 @@ fn grow(root: &Root, cfg: Config, limits: Limits, seed: u64) -> (Tree, u64, Vec<
         if passes < 2 {
             playout::run(&mut board, color, passes, cfg.policy, &mut rng, &mut moves);
         }
+        let quick_score = playout::tally(&board, &mut owned);
         let black = if passes >= 2 {
             // The game ended inside the tree: the real count, not the playout's quick one.
             playout::outcome(count::area_margin(&board) as f32 - root.komi)
         } else {
-            playout::black_result(&board, root.komi)
+            playout::outcome(quick_score as f32 - root.komi)
         };
         tree.backup(&path, &moves, tree_moves, root.to_move, black, &mut mark);
-        for (i, p) in board.points().enumerate() {
-            owned[i] += u32::from(playout::owner(&board, p) == BLACK);
-        }
         playouts += 1;
     }
     (tree, playouts, owned)
