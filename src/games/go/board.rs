@@ -661,12 +661,11 @@ impl Board {
     /// of `color`.
     #[inline]
     pub(super) fn stones_next_to(&self, color: Color, p: Pt) -> u16 {
+        // Shifting by the colour's index puts its own bit (BLACK = 01, WHITE = 10) low.
         let code = self.codes[p.idx()];
-        let (lo, hi) = (code & ORTH_LO, (code >> 1) & ORTH_LO);
-        match color {
-            Color::Black => lo & !hi,
-            Color::White => hi & !lo,
-        }
+        let own = code >> color.index();
+        let other = code >> (1 - color.index());
+        own & !other & ORTH_LO
     }
 
     /// The neighbourhood code of `p` read from the cells (the definition the kept codes follow).
