@@ -20,7 +20,18 @@ use std::fmt;
 
 /// Largest padded array: a 25×25 board plus its border.
 const MAX_STRIDE: usize = Board::MAX_SIZE + 2;
-pub(super) const MAX_POINTS: usize = MAX_STRIDE * MAX_STRIDE;
+/// Points of the largest padded array.
+const PADDED_POINTS: usize = MAX_STRIDE * MAX_STRIDE;
+/// Length of the per-point arrays: a power of two, so that an index masked with
+/// `MAX_POINTS - 1` (see [`Pt::idx`] and [`ix`]) is in bounds by construction and the compiler
+/// drops the bounds checks from the hot paths.
+pub(super) const MAX_POINTS: usize = PADDED_POINTS.next_power_of_two();
+
+/// A chain id or ring link (a point index stored as `u16`) as an array index.
+#[inline]
+fn ix(point: u16) -> usize {
+    point as usize & (MAX_POINTS - 1)
+}
 
 /// What is on a point of the padded array.
 pub(super) const EMPTY: u8 = 0;
@@ -75,9 +86,10 @@ impl Color {
 pub struct Pt(pub u16);
 
 impl Pt {
+    /// The index of an on-board or border point (every such point is below `MAX_POINTS`).
     #[inline]
     pub(super) fn idx(self) -> usize {
-        self.0 as usize
+        ix(self.0)
     }
 }
 
@@ -112,7 +124,8 @@ const fn zobrist_table() -> [[u64; MAX_POINTS]; 2] {
     let mut c = 0;
     while c < 2 {
         let mut i = 0;
-        while i < MAX_POINTS {
+        // The padded points only, so the keys are those of the unpadded table.
+        while i < PADDED_POINTS {
             state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
             let mut z = state;
             z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -332,12 +345,12 @@ impl Board {
 
     #[inline]
     pub fn on_board(&self, p: Pt) -> bool {
-        p.idx() < MAX_POINTS && self.cells[p.idx()] != BORDER
+        self.cells.get(p.0 as usize).is_some_and(|&c| c != BORDER)
     }
 
     #[inline]
     pub fn stone(&self, p: Pt) -> Option<Color> {
-        match self.cells.get(p.idx()) {
+        match self.cells.get(p.0 as usize) {
             Some(&BLACK) => Some(Color::Black),
             Some(&WHITE) => Some(Color::White),
             _ => None,
@@ -439,7 +452,7 @@ impl Board {
             last_captured = n;
         }
         self.captures[color.index()] += captured;
-        let id = self.chain_id[p.idx()] as usize;
+        let id = ix(self.chain_id[p.idx()]);
         self.ko = if captured == 1 && self.chain_size[id] == 1 && self.libs[id] == 1 {
             Some((last_captured, color.opponent()))
         } else {
@@ -494,7 +507,7 @@ impl Board {
                 continue;
             }
             let id = self.chain_id[n.idx()];
-            if self.libs[id as usize] == 1 && !seen[..i].contains(&id) {
+            if self.libs[ix(id)] == 1 && !seen[..i].contains(&id) {
                 seen[i] = id;
                 for s in self.chain(n) {
                     hash ^= ZOBRIST[enemy.index()][s.idx()];
@@ -507,8 +520,8 @@ impl Board {
     /// Exact liberties of the chain at stone `p` (0 for an empty or off-board point).
     #[inline]
     pub fn liberties(&self, p: Pt) -> usize {
-        match self.cells.get(p.idx()) {
-            Some(&BLACK) | Some(&WHITE) => self.libs[self.chain_id[p.idx()] as usize] as usize,
+        match self.cells.get(p.0 as usize) {
+            Some(&BLACK) | Some(&WHITE) => self.libs[ix(self.chain_id[p.idx()])] as usize,
             _ => 0,
         }
     }
@@ -518,7 +531,7 @@ impl Board {
     #[inline]
     pub(super) fn chain_liberties(&self, p: Pt) -> usize {
         debug_assert!(self.stone(p).is_some());
-        self.libs[self.chain_id[p.idx()] as usize] as usize
+        self.libs[ix(self.chain_id[p.idx()])] as usize
     }
 
     /// Stones of the chain at `p` (nothing for an empty point).
@@ -540,7 +553,7 @@ impl Board {
     /// Number of stones in the chain at stone `p`.
     #[inline]
     pub fn chain_len(&self, p: Pt) -> usize {
-        self.chain_size[self.chain_id[p.idx()] as usize] as usize
+        self.chain_size[ix(self.chain_id[p.idx()])] as usize
     }
 
     /// Whether `a` and `b` are stones of one chain.
@@ -583,7 +596,7 @@ impl Board {
                     return Some(q);
                 }
             }
-            s = self.next[s] as usize;
+            s = ix(self.next[s]);
             if s == start {
                 return None;
             }
@@ -595,7 +608,7 @@ impl Board {
     /// on the edge). This is the playouts' "do not fill your own eye" test.
     #[inline]
     pub fn is_eyeish(&self, color: Color, p: Pt) -> bool {
-        if self.cells.get(p.idx()) != Some(&EMPTY) {
+        if self.cells.get(p.0 as usize) != Some(&EMPTY) {
             return false;
         }
         // Per neighbour, BLACK = 01, WHITE = 10, BORDER = 11: "own or border" is "own bit set".
@@ -715,7 +728,7 @@ impl Board {
 
     #[inline]
     fn remove_empty(&mut self, p: Pt) {
-        let pos = self.empty_pos[p.idx()] as usize;
+        let pos = ix(self.empty_pos[p.idx()]);
         self.empty_len -= 1;
         let last = self.empties[self.empty_len];
         self.empties[pos] = last;
@@ -753,11 +766,11 @@ impl Board {
             }
             seen[n_seen] = id;
             n_seen += 1;
-            self.libs[id as usize] -= 1;
+            self.libs[ix(id)] -= 1;
             if self.cells[n.idx()] == own {
                 contacts.friends[contacts.n_friends] = n;
                 contacts.n_friends += 1;
-            } else if self.libs[id as usize] == 0 {
+            } else if self.libs[ix(id)] == 0 {
                 contacts.victims[contacts.n_victims] = n;
                 contacts.n_victims += 1;
             }
@@ -767,8 +780,8 @@ impl Board {
 
     /// Merges the chain of the newly placed stone `p` with the friendly chain at `n`.
     fn merge(&mut self, p: Pt, n: Pt) {
-        let a = self.chain_id[p.idx()] as usize;
-        let b = self.chain_id[n.idx()] as usize;
+        let a = ix(self.chain_id[p.idx()]);
+        let b = ix(self.chain_id[n.idx()]);
         if self.next[p.idx()] == p.0 {
             // `p` is still a lone stone (its first friendly chain): the general case below would
             // keep `b` too, spelled out for the most common merge of a playout.
@@ -791,7 +804,7 @@ impl Board {
         let mut s = gone;
         loop {
             self.chain_id[s] = keep as u16;
-            s = self.next[s] as usize;
+            s = ix(self.next[s]);
             if s == gone {
                 break;
             }
@@ -820,7 +833,7 @@ impl Board {
                     extra += 1;
                 }
             }
-            s = self.next[s] as usize;
+            s = ix(self.next[s]);
             if s == start {
                 return extra;
             }
@@ -871,7 +884,7 @@ impl Board {
         let mut s = start;
         let mut removed = 0;
         loop {
-            let next = self.next[s] as usize;
+            let next = ix(self.next[s]);
             self.cells[s] = EMPTY;
             self.flip_codes(s, color);
             self.hash ^= ZOBRIST[key][s];
@@ -893,11 +906,11 @@ impl Board {
                     let id = self.chain_id[n.idx()];
                     if !seen[..k].contains(&id) {
                         seen[k] = id;
-                        self.libs[id as usize] += 1;
+                        self.libs[ix(id)] += 1;
                     }
                 }
             }
-            s = self.next[s] as usize;
+            s = ix(self.next[s]);
             if s == start {
                 break;
             }
