@@ -206,13 +206,14 @@ fn choose_with(req: &GoAiRequest, cache: &Mutex<reuse::Cache>) -> GoAiMove {
         threads,
     };
     let kept = if req.reuse_tree {
-        reuse::lock(cache).take(
+        let found = reuse::lock(cache).take(
             rules,
             req.board,
             req.to_move,
             req.history_hashes,
             req.opponent_passed,
-        )
+        );
+        found.and_then(|(kept, reply)| kept.after_reply(reply))
     } else {
         None
     };
@@ -297,7 +298,7 @@ fn choose_with(req: &GoAiRequest, cache: &Mutex<reuse::Cache>) -> GoAiMove {
         }
     }
     if req.reuse_tree && !resign {
-        reuse::lock(cache).keep(
+        let kept = reuse::Kept::new(
             rules,
             req.board,
             req.to_move,
@@ -305,6 +306,9 @@ fn choose_with(req: &GoAiRequest, cache: &Mutex<reuse::Cache>) -> GoAiMove {
             play,
             &out.trees,
         );
+        if let Some(kept) = kept {
+            reuse::lock(cache).keep(kept);
+        }
     }
     let analysis = Analysis {
         win_rate,

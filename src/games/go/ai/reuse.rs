@@ -32,7 +32,7 @@ pub(super) struct Rules {
 }
 
 /// The trees of one search, rooted at the position after its move.
-struct Kept {
+pub(super) struct Kept {
     rules: Rules,
     /// The side that searched, to move again after the opponent's reply.
     color: Color,
@@ -45,6 +45,49 @@ struct Kept {
 }
 
 impl Kept {
+    /// The subtrees below `play` (None: pass) of a search of `board` by `color`, kept for the
+    /// search after the opponent's reply.
+    pub(super) fn new(
+        rules: Rules,
+        board: &Board,
+        color: Color,
+        history: &[u64],
+        play: Option<Pt>,
+        trees: &[Tree],
+    ) -> Option<Kept> {
+        let trees: Option<Vec<Tree>> = trees
+            .iter()
+            .map(|t| t.root_child(play).map(|c| t.subtree(c)))
+            .collect();
+        let mut after = board.clone();
+        match play {
+            Some(p) => {
+                after.play(color, p).ok()?;
+            }
+            None => after.pass(),
+        }
+        Some(Kept {
+            rules,
+            color,
+            history: history.to_vec(),
+            after,
+            trees: trees?,
+        })
+    }
+
+    /// The trees re-rooted at the opponent's `reply` (one per thread), if they hold playouts.
+    pub(super) fn after_reply(&self, reply: Option<Pt>) -> Option<Vec<Tree>> {
+        let trees: Vec<Tree> = self
+            .trees
+            .iter()
+            .map(|t| {
+                t.root_child(reply)
+                    .map_or_else(Tree::default, |c| t.subtree(c))
+            })
+            .collect();
+        trees.iter().any(|t| t.playouts() > 0).then_some(trees)
+    }
+
     fn nodes(&self) -> usize {
         self.trees.iter().map(Tree::len).sum()
     }
@@ -57,7 +100,7 @@ pub(super) struct Cache(VecDeque<Kept>);
 pub(super) static SHARED: Mutex<Cache> = Mutex::new(Cache(VecDeque::new()));
 
 /// Locks `cache`. A panic elsewhere while it was locked leaves it consistent: every change is
-/// one push or removal.
+/// one push or removal. (Trees are copied outside the lock.)
 pub(super) fn lock(cache: &Mutex<Cache>) -> MutexGuard<'_, Cache> {
     cache.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -76,38 +119,8 @@ impl Cache {
         newest.trees.iter().map(below).sum()
     }
 
-    /// Keeps the subtrees below `play` (None: pass) of a search of `board` by `color`, for the
-    /// search after the opponent's reply. Older entries make room (oldest first).
-    pub(super) fn keep(
-        &mut self,
-        rules: Rules,
-        board: &Board,
-        color: Color,
-        history: &[u64],
-        play: Option<Pt>,
-        trees: &[Tree],
-    ) {
-        let subtrees: Option<Vec<Tree>> = trees
-            .iter()
-            .map(|t| t.root_child(play).map(|c| t.subtree(c)))
-            .collect();
-        let Some(subtrees) = subtrees else { return };
-        let mut after = board.clone();
-        match play {
-            Some(p) => {
-                if after.play(color, p).is_err() {
-                    return;
-                }
-            }
-            None => after.pass(),
-        }
-        let kept = Kept {
-            rules,
-            color,
-            history: history.to_vec(),
-            after,
-            trees: subtrees,
-        };
+    /// Adds `kept`; older entries make room (oldest first).
+    pub(super) fn keep(&mut self, kept: Kept) {
         let entries = &mut self.0;
         entries.push_back(kept);
         while entries.len() > ENTRIES || entries.iter().map(Kept::nodes).sum::<usize>() > MAX_NODES
@@ -116,9 +129,8 @@ impl Cache {
         }
     }
 
-    /// The kept trees for a search of `board` by `color` (one per thread, rooted at `board`), when
-    /// `board` is a kept position after one opponent move (a pass when `opponent_passed`); the
-    /// entry is used up.
+    /// Takes out the kept search that `board` (with `color` to move) follows by one opponent
+    /// move (a pass when `opponent_passed`), with that move.
     pub(super) fn take(
         &mut self,
         rules: Rules,
@@ -126,7 +138,7 @@ impl Cache {
         color: Color,
         history: &[u64],
         opponent_passed: bool,
-    ) -> Option<Vec<Tree>> {
+    ) -> Option<(Kept, Option<Pt>)> {
         let (index, reply) = self.0.iter().enumerate().find_map(|(i, kept)| {
             let same_game = kept.rules == rules
                 && kept.color == color
@@ -139,16 +151,7 @@ impl Cache {
                 .filter(|reply| reply.is_none() == opponent_passed)
                 .map(|reply| (i, reply))
         })?;
-        let kept = self.0.remove(index)?;
-        let trees: Vec<Tree> = kept
-            .trees
-            .iter()
-            .map(|t| match t.root_child(reply) {
-                Some(c) => t.subtree(c),
-                None => Tree::default(),
-            })
-            .collect();
-        trees.iter().any(|t| t.playouts() > 0).then_some(trees)
+        Some((self.0.remove(index)?, reply))
     }
 }
 

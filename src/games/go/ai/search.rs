@@ -347,6 +347,7 @@ impl Tree {
             nodes[k].first_child = first as u32;
             k += 1;
         }
+        nodes.shrink_to_fit(); // kept trees are counted by their length
         Tree { nodes }
     }
 
