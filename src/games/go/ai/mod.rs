@@ -11,7 +11,9 @@
 //! A search bounded by `max_playouts` (and not by the clock) is deterministic for a seed and
 //! thread count, unless it reuses a tree: with `reuse_tree` the subtree below the chosen move is
 //! kept (see `reuse`), and the search after the opponent's reply continues from it, adding its
-//! playouts to those of the earlier search. The AI passes when the game is decided (the plain count already agrees with the
+//! playouts to those of the earlier search.
+//!
+//! The AI passes when the game is decided (the plain count already agrees with the
 //! playouts' ownership everywhere and a search of the opponent's free move shows passing costs
 //! nothing) or when passing is its best move, so it does not fill its own territory; it plays on
 //! to capture dead stones, so the seed's count without `dead=` is right; after the opponent's pass
