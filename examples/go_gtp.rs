@@ -201,8 +201,9 @@ impl Engine {
                     })
                     .collect();
                 eprintln!(
-                    "go_gtp: {} playouts, win rate {:.3}, pv {}, candidates {}",
+                    "go_gtp: {} playouts (+{} kept), win rate {:.3}, pv {}, candidates {}",
                     a.playouts,
+                    a.reused_playouts,
                     a.win_rate,
                     pv.join(" "),
                     candidates.join(" ")
