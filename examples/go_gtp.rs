@@ -1,6 +1,7 @@
 //! A minimal GTP (Go Text Protocol v2) front-end for Parlor's Go AI, for matches against other
 //! engines (`tools/go_match.py`): `cargo run --release --example go_gtp -- [--level hard]
-//! [--time 1.0] [--threads 1] [--seed 1] [--playouts N] [--resign]`.
+//! [--time 1.0] [--threads 1] [--seed 1] [--playouts N] [--resign]`. Like the server, it keeps
+//! the search tree from one move to the next (`GoAiRequest::reuse_tree`).
 
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
@@ -179,6 +180,7 @@ impl Engine {
                 req.max_playouts = self.options.playouts;
                 req.resign_allowed = self.options.resign;
                 req.opponent_passed = self.opponent_passed;
+                req.reuse_tree = true;
                 let answer = choose(&req);
                 self.moves_played += 1;
                 let a = &answer.analysis;
@@ -199,8 +201,9 @@ impl Engine {
                     })
                     .collect();
                 eprintln!(
-                    "go_gtp: {} playouts, win rate {:.3}, pv {}, candidates {}",
+                    "go_gtp: {} playouts (+{} kept), win rate {:.3}, pv {}, candidates {}",
                     a.playouts,
+                    a.reused_playouts,
                     a.win_rate,
                     pv.join(" "),
                     candidates.join(" ")

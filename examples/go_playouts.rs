@@ -1,5 +1,9 @@
 //! Go playout speed, one core: `cargo run --release --example go_playouts [seconds-per-case]`.
 //!
+//! `go_playouts --count N SIZE empty|mid-game` plays exactly N pure playouts of one case and
+//! times nothing: for instruction counts under `valgrind --tool=callgrind
+//! --toggle-collect='*ownership*'`, which do not depend on the machine's load.
+//!
 //! For 9×9 and 19×19, from the empty board and from a mid-game position (reached by `easy`
 //! self-play from a fixed seed), it measures pure playouts (`ai::ownership`, which plays random
 //! games to the end and counts them) and full search iterations (`ai::choose` at `hard`, one
@@ -12,18 +16,31 @@ use parlor::games::go::ai::{choose, ownership, GoAiRequest, Level};
 use parlor::games::go::board::{Board, Color};
 
 fn main() {
-    let seconds: f64 = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(2.0);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--count") {
+        let count: Option<u32> = args.get(1).and_then(|s| s.parse().ok());
+        let size: Option<usize> = args.get(2).and_then(|s| s.parse().ok());
+        let (Some(count), Some(size)) = (count, size) else {
+            eprintln!("usage: go_playouts --count N SIZE empty|mid-game");
+            std::process::exit(2);
+        };
+        let (board, to_move) = match args.get(3).map(String::as_str) {
+            Some("mid-game") => midgame(size, midgame_moves(size)),
+            _ => (Board::new(size), Color::Black),
+        };
+        ownership(&board, to_move, 7.0, count, 1);
+        println!("{count} playouts");
+        return;
+    }
+    let seconds: f64 = args.first().and_then(|s| s.parse().ok()).unwrap_or(2.0);
     println!(
         "{:<8} {:<10} {:>14} {:>14} {:>14} {:>14}",
         "board", "position", "playouts/s", "(per cpu-s)", "search it/s", "(per cpu-s)"
     );
-    for (size, midgame_moves) in [(9, 30), (19, 120)] {
+    for size in [9, 19] {
         let cases = [
             ("empty", (Board::new(size), Color::Black)),
-            ("mid-game", midgame(size, midgame_moves)),
+            ("mid-game", midgame(size, midgame_moves(size))),
         ];
         for (name, (board, to_move)) in cases {
             let (pure_wall, pure_cpu) = pure_playouts(&board, to_move, seconds);
@@ -43,6 +60,15 @@ fn main() {
 
 fn show(rate: Option<f64>) -> String {
     rate.map_or_else(|| "n/a".to_string(), |r| format!("{r:.0}"))
+}
+
+/// How many moves of self-play make the mid-game position of a board size.
+fn midgame_moves(size: usize) -> usize {
+    if size >= 19 {
+        120
+    } else {
+        30
+    }
 }
 
 /// A position after `moves` moves of `easy` self-play (seeded, so always the same one).

@@ -20,7 +20,18 @@ use std::fmt;
 
 /// Largest padded array: a 25×25 board plus its border.
 const MAX_STRIDE: usize = Board::MAX_SIZE + 2;
-pub(super) const MAX_POINTS: usize = MAX_STRIDE * MAX_STRIDE;
+/// Points of the largest padded array.
+const PADDED_POINTS: usize = MAX_STRIDE * MAX_STRIDE;
+/// Length of the per-point arrays: a power of two, so that an index masked with
+/// `MAX_POINTS - 1` (see [`Pt::idx`] and [`ix`]) is in bounds by construction and the compiler
+/// drops the bounds checks from the hot paths.
+pub(super) const MAX_POINTS: usize = PADDED_POINTS.next_power_of_two();
+
+/// A chain id or ring link (a point index stored as `u16`) as an array index.
+#[inline]
+fn ix(point: u16) -> usize {
+    point as usize & (MAX_POINTS - 1)
+}
 
 /// What is on a point of the padded array.
 pub(super) const EMPTY: u8 = 0;
@@ -75,9 +86,10 @@ impl Color {
 pub struct Pt(pub u16);
 
 impl Pt {
+    /// The index of an on-board or border point (every such point is below `MAX_POINTS`).
     #[inline]
     pub(super) fn idx(self) -> usize {
-        self.0 as usize
+        ix(self.0)
     }
 }
 
@@ -112,7 +124,8 @@ const fn zobrist_table() -> [[u64; MAX_POINTS]; 2] {
     let mut c = 0;
     while c < 2 {
         let mut i = 0;
-        while i < MAX_POINTS {
+        // The padded points only, so the keys are those of the unpadded table.
+        while i < PADDED_POINTS {
             state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
             let mut z = state;
             z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -332,12 +345,12 @@ impl Board {
 
     #[inline]
     pub fn on_board(&self, p: Pt) -> bool {
-        p.idx() < MAX_POINTS && self.cells[p.idx()] != BORDER
+        self.cells.get(p.0 as usize).is_some_and(|&c| c != BORDER)
     }
 
     #[inline]
     pub fn stone(&self, p: Pt) -> Option<Color> {
-        match self.cells.get(p.idx()) {
+        match self.cells.get(p.0 as usize) {
             Some(&BLACK) => Some(Color::Black),
             Some(&WHITE) => Some(Color::White),
             _ => None,
@@ -396,14 +409,19 @@ impl Board {
         if self.empty_neighbours(p) != 0 {
             return true;
         }
-        let own = color.cell();
-        for n in self.neighbors(p) {
-            let cell = self.cells[n.idx()];
-            if cell == BORDER {
-                continue;
+        let mut own = self.stones_next_to(color, p);
+        while own != 0 {
+            let n = self.slot_neighbour(p, own.trailing_zeros() as usize / 2);
+            own &= own - 1;
+            if self.chain_liberties(n) > 1 {
+                return true;
             }
-            let libs = self.libs[self.chain_id[n.idx()] as usize];
-            if (cell == own) == (libs > 1) {
+        }
+        let mut enemy = self.stones_next_to(color.opponent(), p);
+        while enemy != 0 {
+            let n = self.slot_neighbour(p, enemy.trailing_zeros() as usize / 2);
+            enemy &= enemy - 1;
+            if self.chain_liberties(n) == 1 {
                 return true;
             }
         }
@@ -434,7 +452,7 @@ impl Board {
             last_captured = n;
         }
         self.captures[color.index()] += captured;
-        let id = self.chain_id[p.idx()] as usize;
+        let id = ix(self.chain_id[p.idx()]);
         self.ko = if captured == 1 && self.chain_size[id] == 1 && self.libs[id] == 1 {
             Some((last_captured, color.opponent()))
         } else {
@@ -489,7 +507,7 @@ impl Board {
                 continue;
             }
             let id = self.chain_id[n.idx()];
-            if self.libs[id as usize] == 1 && !seen[..i].contains(&id) {
+            if self.libs[ix(id)] == 1 && !seen[..i].contains(&id) {
                 seen[i] = id;
                 for s in self.chain(n) {
                     hash ^= ZOBRIST[enemy.index()][s.idx()];
@@ -502,10 +520,18 @@ impl Board {
     /// Exact liberties of the chain at stone `p` (0 for an empty or off-board point).
     #[inline]
     pub fn liberties(&self, p: Pt) -> usize {
-        match self.cells.get(p.idx()) {
-            Some(&BLACK) | Some(&WHITE) => self.libs[self.chain_id[p.idx()] as usize] as usize,
+        match self.cells.get(p.0 as usize) {
+            Some(&BLACK) | Some(&WHITE) => self.libs[ix(self.chain_id[p.idx()])] as usize,
             _ => 0,
         }
+    }
+
+    /// Exact liberties of the chain at `p`, which must hold a stone (no check, for hot loops
+    /// that found it through a neighbourhood code).
+    #[inline]
+    pub(super) fn chain_liberties(&self, p: Pt) -> usize {
+        debug_assert!(self.stone(p).is_some());
+        self.libs[ix(self.chain_id[p.idx()])] as usize
     }
 
     /// Stones of the chain at `p` (nothing for an empty point).
@@ -527,7 +553,7 @@ impl Board {
     /// Number of stones in the chain at stone `p`.
     #[inline]
     pub fn chain_len(&self, p: Pt) -> usize {
-        self.chain_size[self.chain_id[p.idx()] as usize] as usize
+        self.chain_size[ix(self.chain_id[p.idx()])] as usize
     }
 
     /// Whether `a` and `b` are stones of one chain.
@@ -548,11 +574,11 @@ impl Board {
         self.last_move
     }
 
-    /// One liberty of the chain at stone `p` (its only one when it is in atari).
+    /// One liberty of the chain at stone `p` (its only one when it is in atari): the first
+    /// empty neighbour, in slot order, of the first stone that has one along the chain's ring.
     pub fn some_liberty(&self, p: Pt) -> Option<Pt> {
-        self.chain(p)
-            .flat_map(|s| self.neighbors(s))
-            .find(|n| self.cells[n.idx()] == EMPTY)
+        self.stone(p)?;
+        self.liberty_other_than(p, Pt(0)) // point 0 is a border point: never a liberty
     }
 
     /// A liberty of the chain at stone `p` other than `not`, if it has one.
@@ -561,12 +587,16 @@ impl Board {
         let start = p.idx();
         let mut s = start;
         loop {
-            for q in self.neighbors(Pt(s as u16)) {
-                if self.cells[q.idx()] == EMPTY && q != not {
+            let stone = Pt(s as u16);
+            let mut empty = self.empty_neighbours(stone);
+            while empty != 0 {
+                let q = self.slot_neighbour(stone, empty.trailing_zeros() as usize / 2);
+                empty &= empty - 1;
+                if q != not {
                     return Some(q);
                 }
             }
-            s = self.next[s] as usize;
+            s = ix(self.next[s]);
             if s == start {
                 return None;
             }
@@ -578,7 +608,7 @@ impl Board {
     /// on the edge). This is the playouts' "do not fill your own eye" test.
     #[inline]
     pub fn is_eyeish(&self, color: Color, p: Pt) -> bool {
-        if self.cells.get(p.idx()) != Some(&EMPTY) {
+        if self.cells.get(p.0 as usize) != Some(&EMPTY) {
             return false;
         }
         // Per neighbour, BLACK = 01, WHITE = 10, BORDER = 11: "own or border" is "own bit set".
@@ -644,12 +674,11 @@ impl Board {
     /// of `color`.
     #[inline]
     pub(super) fn stones_next_to(&self, color: Color, p: Pt) -> u16 {
+        // Shifting by the colour's index puts its own bit (BLACK = 01, WHITE = 10) low.
         let code = self.codes[p.idx()];
-        let (lo, hi) = (code & ORTH_LO, (code >> 1) & ORTH_LO);
-        match color {
-            Color::Black => lo & !hi,
-            Color::White => hi & !lo,
-        }
+        let own = code >> color.index();
+        let other = code >> (1 - color.index());
+        own & !other & ORTH_LO
     }
 
     /// The neighbourhood code of `p` read from the cells (the definition the kept codes follow).
@@ -699,7 +728,7 @@ impl Board {
 
     #[inline]
     fn remove_empty(&mut self, p: Pt) {
-        let pos = self.empty_pos[p.idx()] as usize;
+        let pos = ix(self.empty_pos[p.idx()]);
         self.empty_len -= 1;
         let last = self.empties[self.empty_len];
         self.empties[pos] = last;
@@ -709,9 +738,12 @@ impl Board {
     /// Puts a lone stone on the empty point `p` as a chain of its own and takes `p` from the
     /// liberties of every distinct neighbouring chain. Returns those chains: friendly ones to
     /// merge, enemy ones left without a liberty to capture.
+    #[inline(always)]
     fn put_stone(&mut self, color: Color, p: Pt) -> Contacts {
         let i = p.idx();
         let own = color.cell();
+        // The neighbours as they were (flipping changes the neighbours' codes, not this one).
+        let code = self.codes[i];
         self.cells[i] = own;
         self.flip_codes(i, own);
         self.remove_empty(p);
@@ -719,36 +751,47 @@ impl Board {
         self.chain_id[i] = p.0;
         self.next[i] = p.0;
         self.chain_size[i] = 1;
-        let mut libs = 0;
-        let mut seen = [u16::MAX; 4];
+        self.libs[i] = (!(code | code >> 1) & ORTH_LO).count_ones() as u16;
         let mut contacts = Contacts::new();
-        for (k, n) in self.neighbors(p).into_iter().enumerate() {
-            let cell = self.cells[n.idx()];
-            if cell == EMPTY {
-                libs += 1;
-            } else if cell != BORDER {
-                let id = self.chain_id[n.idx()];
-                if !seen[..k].contains(&id) {
-                    seen[k] = id;
-                    self.libs[id as usize] -= 1;
-                    if cell == own {
-                        contacts.friends[contacts.n_friends] = n;
-                        contacts.n_friends += 1;
-                    } else if self.libs[id as usize] == 0 {
-                        contacts.victims[contacts.n_victims] = n;
-                        contacts.n_victims += 1;
-                    }
-                }
+        // Only the neighbours holding stones, in slot order (south, west, east, north).
+        let mut stones = Self::stone_bits(code);
+        let mut seen = [u16::MAX; 4];
+        let mut n_seen = 0;
+        while stones != 0 {
+            let n = self.slot_neighbour(p, stones.trailing_zeros() as usize / 2);
+            stones &= stones - 1;
+            let id = self.chain_id[n.idx()];
+            if seen[..n_seen].contains(&id) {
+                continue;
+            }
+            seen[n_seen] = id;
+            n_seen += 1;
+            self.libs[ix(id)] -= 1;
+            if self.cells[n.idx()] == own {
+                contacts.friends[contacts.n_friends] = n;
+                contacts.n_friends += 1;
+            } else if self.libs[ix(id)] == 0 {
+                contacts.victims[contacts.n_victims] = n;
+                contacts.n_victims += 1;
             }
         }
-        self.libs[i] = libs;
         contacts
     }
 
     /// Merges the chain of the newly placed stone `p` with the friendly chain at `n`.
     fn merge(&mut self, p: Pt, n: Pt) {
-        let a = self.chain_id[p.idx()] as usize;
-        let b = self.chain_id[n.idx()] as usize;
+        let a = ix(self.chain_id[p.idx()]);
+        let b = ix(self.chain_id[n.idx()]);
+        if self.next[p.idx()] == p.0 {
+            // `p` is still a lone stone (its first friendly chain): the general case below would
+            // keep `b` too, spelled out for the most common merge of a playout.
+            let extra = self.lone_liberties_not_touching(p, b as u16);
+            self.chain_id[p.idx()] = b as u16;
+            self.next.swap(p.idx(), n.idx());
+            self.chain_size[b] += 1;
+            self.libs[b] += extra;
+            return;
+        }
         let (keep, gone) = if self.chain_size[a] > self.chain_size[b] {
             (a, b)
         } else {
@@ -761,7 +804,7 @@ impl Board {
         let mut s = gone;
         loop {
             self.chain_id[s] = keep as u16;
-            s = self.next[s] as usize;
+            s = ix(self.next[s]);
             if s == gone {
                 break;
             }
@@ -775,38 +818,61 @@ impl Board {
 
     /// Liberties of the chain ringed through `start` that no stone of chain `other` touches.
     fn liberties_not_touching(&self, start: usize, other: u16) -> u16 {
-        let fresh = |q: Pt| self.cells[q.idx()] == EMPTY && !self.touches_chain(q, other);
         if self.next[start] as usize == start {
-            // A lone stone: its four neighbours are distinct, no set needed.
-            let [a, b, c, d] = self.neighbors(Pt(start as u16));
-            return u16::from(fresh(a))
-                + u16::from(fresh(b))
-                + u16::from(fresh(c))
-                + u16::from(fresh(d));
+            return self.lone_liberties_not_touching(Pt(start as u16), other);
         }
         let mut extra = 0;
         let mut seen = PointSet::new();
         let mut s = start;
         loop {
             for q in self.neighbors(Pt(s as u16)) {
-                if self.cells[q.idx()] == EMPTY && seen.insert(q.idx()) && fresh(q) {
+                if self.cells[q.idx()] == EMPTY
+                    && seen.insert(q.idx())
+                    && !self.touches_chain(q, other)
+                {
                     extra += 1;
                 }
             }
-            s = self.next[s] as usize;
+            s = ix(self.next[s]);
             if s == start {
                 return extra;
             }
         }
     }
 
+    /// [`Board::liberties_not_touching`] for the lone stone `p`: its empty neighbours are
+    /// distinct, no set needed.
+    #[inline]
+    fn lone_liberties_not_touching(&self, p: Pt, other: u16) -> u16 {
+        let mut empty = self.empty_neighbours(p);
+        let mut extra = 0;
+        while empty != 0 {
+            let q = self.slot_neighbour(p, empty.trailing_zeros() as usize / 2);
+            empty &= empty - 1;
+            extra += u16::from(!self.touches_chain(q, other));
+        }
+        extra
+    }
+
     /// Whether a stone of chain `id` is next to `q`.
     #[inline]
     fn touches_chain(&self, q: Pt, id: u16) -> bool {
-        self.neighbors(q).iter().any(|r| {
-            let c = self.cells[r.idx()];
-            (c == BLACK || c == WHITE) && self.chain_id[r.idx()] == id
-        })
+        let mut stones = Self::stone_bits(self.codes[q.idx()]);
+        while stones != 0 {
+            let r = self.slot_neighbour(q, stones.trailing_zeros() as usize / 2);
+            stones &= stones - 1;
+            if self.chain_id[r.idx()] == id {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// One bit (the low bit of its code slot) per orthogonal neighbour holding a stone of
+    /// either colour, in neighbourhood `code`: 01 and 10 are stones, 00 empty, 11 border.
+    #[inline]
+    fn stone_bits(code: u16) -> u16 {
+        (code ^ code >> 1) & ORTH_LO
     }
 
     /// Removes the chain at `p` (a capture): empties its points and gives each of them as a
@@ -818,7 +884,7 @@ impl Board {
         let mut s = start;
         let mut removed = 0;
         loop {
-            let next = self.next[s] as usize;
+            let next = ix(self.next[s]);
             self.cells[s] = EMPTY;
             self.flip_codes(s, color);
             self.hash ^= ZOBRIST[key][s];
@@ -840,11 +906,11 @@ impl Board {
                     let id = self.chain_id[n.idx()];
                     if !seen[..k].contains(&id) {
                         seen[k] = id;
-                        self.libs[id as usize] += 1;
+                        self.libs[ix(id)] += 1;
                     }
                 }
             }
-            s = self.next[s] as usize;
+            s = ix(self.next[s]);
             if s == start {
                 break;
             }

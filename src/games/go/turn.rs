@@ -579,6 +579,8 @@ impl TurnGame for GoTable {
         request.seed = budget.seed;
         request.threads = budget.threads.max(1);
         request.resign_allowed = self.ai_resign;
+        // The server keeps no state of its own between requests: the AI keeps the tree.
+        request.reuse_tree = true;
         request.opponent_passed = self
             .game
             .moves()

@@ -9,7 +9,11 @@
 //!   parallelism: one tree per thread, root statistics merged in thread order).
 //!
 //! A search bounded by `max_playouts` (and not by the clock) is deterministic for a seed and
-//! thread count. The AI passes when the game is decided (the plain count already agrees with the
+//! thread count, unless it reuses a tree: with `reuse_tree` the subtree below the chosen move is
+//! kept (see `reuse`), and the search after the opponent's reply continues from it, adding its
+//! playouts to those of the earlier search.
+//!
+//! The AI passes when the game is decided (the plain count already agrees with the
 //! playouts' ownership everywhere and a search of the opponent's free move shows passing costs
 //! nothing) or when passing is its best move, so it does not fill its own territory; it plays on
 //! to capture dead stones, so the seed's count without `dead=` is right; after the opponent's pass
@@ -20,8 +24,10 @@ mod count;
 mod easy;
 mod pattern;
 mod playout;
+mod reuse;
 mod search;
 
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
@@ -62,11 +68,14 @@ pub struct GoAiRequest<'a> {
     pub resign_allowed: bool,
     /// The opponent's last move was a pass: passing now ends the game.
     pub opponent_passed: bool,
+    /// Keep the search tree after the move, and start from a kept one when this position follows
+    /// a kept search by one opponent move (the answer then depends on that earlier search too).
+    pub reuse_tree: bool,
 }
 
 impl<'a> GoAiRequest<'a> {
     /// A request with the defaults: no history, no superko, seed 0, one thread, no playout cap,
-    /// no resigning, the opponent did not just pass.
+    /// no resigning, the opponent did not just pass, no tree reuse.
     pub fn new(
         board: &'a Board,
         to_move: Color,
@@ -87,6 +96,7 @@ impl<'a> GoAiRequest<'a> {
             max_playouts: None,
             resign_allowed: false,
             opponent_passed: false,
+            reuse_tree: false,
         }
     }
 }
@@ -105,7 +115,10 @@ pub struct GoAiMove {
 pub struct Analysis {
     /// Estimated chance that the side to move wins (0.5 for `easy`, which does not estimate).
     pub win_rate: f32,
+    /// Playouts of this search.
     pub playouts: u64,
+    /// Playouts the search started with, from a kept tree (0 for a fresh search).
+    pub reused_playouts: u64,
     /// The expected line, starting with the chosen move; it stops at the first pass.
     #[serde(serialize_with = "points")]
     pub pv: Vec<Pt>,
@@ -142,6 +155,11 @@ const PASS_TOLERANCE: f32 = 0.05;
 
 /// Chooses a move for `req.to_move`.
 pub fn choose(req: &GoAiRequest) -> GoAiMove {
+    choose_with(req, &reuse::SHARED)
+}
+
+/// [`choose`] with the searches kept in `cache` (when `req.reuse_tree`).
+fn choose_with(req: &GoAiRequest, cache: &Mutex<reuse::Cache>) -> GoAiMove {
     let banned: &[u64] = if req.superko { req.history_hashes } else { &[] };
     if req.level == Level::Easy {
         let mut rng = ChaCha8Rng::seed_from_u64(req.seed);
@@ -149,6 +167,7 @@ pub fn choose(req: &GoAiRequest) -> GoAiMove {
         let analysis = Analysis {
             win_rate: 0.5,
             playouts: 0,
+            reused_playouts: 0,
             pv: play.into_iter().collect(),
             candidates: Vec::new(),
         };
@@ -182,7 +201,25 @@ pub fn choose(req: &GoAiRequest) -> GoAiMove {
         passes: u32::from(req.opponent_passed),
         banned_hashes: banned,
     };
-    let out = search::search(&root, cfg, limits, req.seed, threads);
+    let rules = reuse::Rules {
+        komi: req.komi,
+        level: req.level,
+        superko: req.superko,
+        threads,
+    };
+    let kept = if req.reuse_tree {
+        let found = reuse::lock(cache).take(
+            rules,
+            req.board,
+            req.to_move,
+            req.history_hashes,
+            req.opponent_passed,
+        );
+        found.and_then(|(kept, reply)| kept.after_reply(reply))
+    } else {
+        None
+    };
+    let out = search::search(&root, cfg, limits, req.seed, threads, kept);
     let mut playouts = out.playouts;
     let mut ranked: Vec<&search::RootChild> = out.children.iter().collect();
     ranked.sort_by_key(|c| std::cmp::Reverse(c.visits)); // stable: ties keep board order
@@ -244,7 +281,7 @@ pub fn choose(req: &GoAiRequest) -> GoAiMove {
             deadline: start + budget,
             max_playouts: max_playouts / 4,
         };
-        let reply = search::search(&reply_root, cfg, reply_limits, req.seed ^ 1, threads);
+        let reply = search::search(&reply_root, cfg, reply_limits, req.seed ^ 1, threads, None);
         playouts += reply.playouts;
         if let Some(their_best) = reply.children.iter().max_by_key(|c| c.visits) {
             pass_value = 1.0 - their_best.win_rate;
@@ -262,9 +299,23 @@ pub fn choose(req: &GoAiRequest) -> GoAiMove {
             pv.extend(out.pv.iter().skip(1).map_while(|m| *m));
         }
     }
+    if req.reuse_tree && !resign {
+        let kept = reuse::Kept::new(
+            rules,
+            req.board,
+            req.to_move,
+            req.history_hashes,
+            play,
+            &out.trees,
+        );
+        if let Some(kept) = kept {
+            reuse::lock(cache).keep(kept);
+        }
+    }
     let analysis = Analysis {
         win_rate,
         playouts,
+        reused_playouts: out.reused,
         pv,
         candidates: ranked
             .iter()
@@ -342,9 +393,7 @@ pub fn ownership(board: &Board, to_move: Color, komi: f32, playouts: u32, seed: 
             &mut rng,
             &mut moves,
         );
-        for (i, p) in b.points().enumerate() {
-            owned[i] += u32::from(playout::owner(&b, p) == BLACK);
-        }
+        playout::tally(&b, &mut owned);
     }
     let n = playouts.max(1) as f32;
     owned.into_iter().map(|c| c as f32 / n).collect()
@@ -368,6 +417,59 @@ mod tests {
         req.max_playouts = Some(playouts);
         req.seed = 11;
         req
+    }
+
+    fn visits(answer: &GoAiMove) -> Vec<(Option<Pt>, u32)> {
+        let candidates = &answer.analysis.candidates;
+        candidates.iter().map(|c| (c.play, c.visits)).collect()
+    }
+
+    #[test]
+    fn the_search_after_the_opponents_reply_continues_from_the_kept_tree() {
+        for threads in [1, 2] {
+            let cache = Mutex::new(reuse::Cache::new());
+            let mut board = Board::new(7);
+            board.play(Color::Black, board.pt(3, 3)).unwrap();
+            board.play(Color::White, board.pt(2, 4)).unwrap();
+            let mut req = request(&board, Color::Black, Level::Hard, 800);
+            req.threads = threads;
+            req.reuse_tree = true;
+            let first = choose_with(&req, &cache);
+            assert_eq!(first.analysis.reused_playouts, 0, "nothing kept yet");
+            // The opponent answers with the reply the search expected, our move's most visited
+            // child: the kept tree holds that many playouts below it.
+            let ours = first.play.expect("a stone this early");
+            let reply = first.analysis.pv[1];
+            let kept_visits = reuse::lock(&cache).visits_after(Some(reply));
+            assert!(kept_visits > 10, "{kept_visits}");
+            let mut after = board.clone();
+            after.play(Color::Black, ours).unwrap();
+            after.play(Color::White, reply).unwrap();
+            let mut next = request(&after, Color::Black, Level::Hard, 800);
+            next.threads = threads;
+            next.reuse_tree = true;
+            // Other rules (here the komi) make another game: a fresh search.
+            let other_komi = GoAiRequest {
+                komi: 6.5,
+                ..next.clone()
+            };
+            assert_eq!(choose_with(&other_komi, &cache).analysis.reused_playouts, 0);
+            let second = choose_with(&next, &cache);
+            assert_eq!(second.analysis.reused_playouts, u64::from(kept_visits));
+            assert_eq!(second.analysis.playouts, 800, "new playouts on top");
+            let root_visits: u32 = visits(&second).iter().map(|v| v.1).sum();
+            assert!(
+                root_visits > 800,
+                "{root_visits}: the kept visits count too"
+            );
+            // The entry is used up: the same position again, never seen as a reply, is searched
+            // afresh, exactly as without reuse.
+            let third = choose_with(&next, &cache);
+            assert_eq!(third.analysis.reused_playouts, 0);
+            next.reuse_tree = false;
+            let plain = choose_with(&next, &cache);
+            assert_eq!((third.play, visits(&third)), (plain.play, visits(&plain)));
+        }
     }
 
     #[test]

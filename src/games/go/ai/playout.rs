@@ -11,7 +11,7 @@
 use rand::RngCore;
 use rand_chacha::ChaCha8Rng;
 
-use super::super::board::{Board, Color, Pt, BLACK, BORDER, EMPTY, WHITE};
+use super::super::board::{Board, Color, Pt, BLACK, EMPTY, WHITE};
 use super::pattern;
 
 /// A move of a playout or tree path: `None` is a pass.
@@ -95,7 +95,7 @@ fn local_answer(
     while own_next != 0 {
         let n = board.slot_neighbour(last, own_next.trailing_zeros() as usize / 2);
         own_next &= own_next - 1;
-        if board.liberties(n) == 1 {
+        if board.chain_liberties(n) == 1 {
             if let Some(p) = save(board, color, n) {
                 return Some(p);
             }
@@ -140,7 +140,7 @@ pub(super) fn save(board: &Board, color: Color, chain: Pt) -> Option<Pt> {
         while enemies != 0 {
             let n = board.slot_neighbour(s, enemies.trailing_zeros() as usize / 2);
             enemies &= enemies - 1;
-            if board.liberties(n) == 1 {
+            if board.chain_liberties(n) == 1 {
                 if let Some(lib) = board.some_liberty(n) {
                     if playable(board, color, lib) {
                         return Some(lib);
@@ -164,44 +164,39 @@ pub(super) fn playable(board: &Board, color: Color, p: Pt) -> bool {
 /// Whether a stone of `color` at the empty point `p` would leave its chain with at most one
 /// liberty without capturing anything.
 pub(super) fn is_self_atari(board: &Board, color: Color, p: Pt) -> bool {
-    let empty_neighbours = board.empty_neighbours(p);
-    if empty_neighbours & empty_neighbours.wrapping_sub(1) != 0 {
+    let empty = board.empty_neighbours(p);
+    if empty & empty.wrapping_sub(1) != 0 {
         return false; // two or more
     }
-    // The liberties the new chain would have besides `p`: at most one may be found.
-    let mut found: Option<Pt> = None;
-    let mut second = |q: Pt| -> bool {
-        match found {
-            Some(f) => f != q,
-            None => {
-                found = Some(q);
-                false
-            }
+    // Capturing is never self-atari.
+    let mut enemies = board.stones_next_to(color.opponent(), p);
+    while enemies != 0 {
+        let n = board.slot_neighbour(p, enemies.trailing_zeros() as usize / 2);
+        enemies &= enemies - 1;
+        if board.chain_liberties(n) == 1 {
+            return false;
         }
-    };
-    let own = color.cell();
-    for n in board.neighbors(p) {
-        let cell = board.cells[n.idx()];
-        if cell == EMPTY {
-            if second(n) {
-                return false;
-            }
-        } else if cell == BORDER {
-            continue;
-        } else if cell == own {
-            // `p` is one liberty of this chain: with one it brings nothing, with two it brings
-            // its other one, with more it keeps the new chain out of atari.
-            match board.liberties(n) {
-                0 | 1 => {}
-                2 => {
-                    if board.liberty_other_than(n, p).is_some_and(&mut second) {
-                        return false;
-                    }
+    }
+    // The liberties the new chain would have besides `p`: at most one may be found.
+    let mut found =
+        (empty != 0).then(|| board.slot_neighbour(p, empty.trailing_zeros() as usize / 2));
+    let mut own = board.stones_next_to(color, p);
+    while own != 0 {
+        let n = board.slot_neighbour(p, own.trailing_zeros() as usize / 2);
+        own &= own - 1;
+        // `p` is one liberty of this chain: with one it brings nothing, with two it brings
+        // its other one, with more it keeps the new chain out of atari.
+        match board.chain_liberties(n) {
+            0 | 1 => {}
+            2 => {
+                let other = board.liberty_other_than(n, p);
+                match found {
+                    None => found = other,
+                    Some(f) if other.is_some_and(|o| o != f) => return false,
+                    Some(_) => {}
                 }
-                _ => return false,
             }
-        } else if board.liberties(n) == 1 {
-            return false; // it captures
+            _ => return false,
         }
     }
     true
@@ -221,30 +216,45 @@ fn random_move(board: &Board, color: Color, rng: &mut ChaCha8Rng) -> Option<Pt> 
         if i == n {
             i = 0;
         }
-        if board.is_eyeish(color, p) || !playable(board, color, p) {
-            continue;
+        if random_candidate(board, color, p) {
+            return Some(p);
         }
-        // Several stones in atari are almost always a blunder; a lone stone in atari may be a
-        // throw-in that kills an eye.
-        if board.stones_next_to(color, p) != 0 && is_self_atari(board, color, p) {
-            continue;
-        }
-        return Some(p);
     }
     None
 }
 
+/// Whether `random_move` may play the empty point `p`: legal, not an own eye, and not putting
+/// several stones into atari. Most points of an open board have two empty neighbours or more,
+/// which settles all three at once.
+#[inline(always)]
+fn random_candidate(board: &Board, color: Color, p: Pt) -> bool {
+    let empty = board.empty_neighbours(p);
+    if empty & empty.wrapping_sub(1) != 0 {
+        return board.ko != Some((p, color));
+    }
+    // An eye has no empty neighbour; with one the stone has a liberty.
+    if empty == 0 && (board.is_eyeish(color, p) || !board.has_liberty_after(color, p)) {
+        return false;
+    }
+    // Several stones in atari are almost always a blunder; a lone stone in atari may be a
+    // throw-in that kills an eye.
+    board.ko != Some((p, color))
+        && (board.stones_next_to(color, p) == 0 || !is_self_atari(board, color, p))
+}
+
 /// Area score from Black's side without komi: stones plus empty points whose on-board neighbours
 /// are all one colour. Exact at the end of a playout, where every empty point is such an eye;
-/// elsewhere a quick estimate.
-pub(super) fn area_score(board: &Board) -> i32 {
+/// elsewhere a quick estimate. Also adds one to `owned[row * size + col]` for every point Black
+/// owns by that count: the search and `ownership` need both after every playout, in one pass.
+pub(super) fn tally(board: &Board, owned: &mut [u32]) -> i32 {
+    let size = board.size();
     let mut score = 0;
-    for p in board.points() {
-        score += match owner(board, p) {
-            BLACK => 1,
-            WHITE => -1,
-            _ => 0,
-        };
+    for (row, owned_row) in owned.chunks_exact_mut(size).enumerate() {
+        for (col, o) in owned_row.iter_mut().enumerate() {
+            let who = owner(board, board.pt(col, row));
+            *o += u32::from(who == BLACK);
+            score += i32::from(who == BLACK) - i32::from(who == WHITE);
+        }
     }
     score
 }
@@ -262,11 +272,6 @@ pub(super) fn owner(board: &Board, p: Pt) -> u8 {
         WHITE => WHITE,
         _ => EMPTY,
     }
-}
-
-/// 1.0 when Black wins the finished playout, 0.0 when White does, 0.5 for a jigo.
-pub(super) fn black_result(board: &Board, komi: f32) -> f32 {
-    outcome(area_score(board) as f32 - komi)
 }
 
 /// 1.0 for a Black win by `margin` (komi included), 0.0 for a loss, 0.5 for a jigo.
@@ -397,11 +402,15 @@ mod tests {
             b.place_setup(Color::White, b.pt(3, r)).unwrap();
         }
         // Columns a (black's), c (shared), e (white's): 10 - 10 and c counts for nobody.
-        assert_eq!(area_score(&b), 0);
-        assert_eq!(black_result(&b, 0.0), 0.5);
+        let mut owned = vec![0; 25];
+        assert_eq!(tally(&b, &mut owned), 0);
+        assert_eq!(owned.iter().sum::<u32>(), 10);
+        assert_eq!(owned[..5], [1, 1, 0, 0, 0], "the bottom row");
+        assert_eq!(outcome(0.0), 0.5);
         b.place_setup(Color::Black, b.pt(2, 0)).unwrap();
-        assert_eq!(area_score(&b), 1);
-        assert_eq!(black_result(&b, 0.5), 1.0);
-        assert_eq!(black_result(&b, 7.0), 0.0);
+        assert_eq!(tally(&b, &mut owned), 1);
+        assert_eq!(owned[..5], [2, 2, 1, 0, 0]);
+        assert_eq!(outcome(1.0 - 0.5), 1.0);
+        assert_eq!(outcome(1.0 - 7.0), 0.0);
     }
 }

@@ -1,14 +1,15 @@
 //! Monte Carlo tree search: UCT with RAVE (all-moves-as-first) values and heuristic priors, one
 //! playout per iteration. Several threads each grow their own tree from their own seeded RNG (root
 //! parallelism) and their root statistics are summed in thread order, so a search bounded by a
-//! playout count is deterministic for a seed and thread count.
+//! playout count is deterministic for a seed and thread count. A search may start from trees kept
+//! from an earlier one (see `reuse`): it then continues from their statistics.
 
 use std::time::Instant;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::super::board::{Board, Color, Pt, BLACK, EMPTY};
+use super::super::board::{Board, Color, Pt, EMPTY};
 use super::playout::{self, Move, Policy};
 use super::{count, pattern};
 
@@ -55,6 +56,10 @@ pub(super) struct RootChild {
 
 /// A finished search.
 pub(super) struct Outcome {
+    /// Each thread's tree, for reuse after the move.
+    pub trees: Vec<Tree>,
+    /// Playouts the trees held before this search (kept from an earlier one), summed.
+    pub reused: u64,
     pub children: Vec<RootChild>,
     pub playouts: u64,
     /// Moves after the most visited root move, from the first thread's tree.
@@ -92,35 +97,47 @@ const _: () = assert!(
     "MAX_NODES assumes 32-byte nodes"
 );
 
-struct Tree {
+/// One thread's search tree: node 0 is the root, the children of a node are consecutive.
+pub(super) struct Tree {
     nodes: Vec<Node>,
 }
 
-/// Runs the search on `threads` threads and merges their root statistics.
+/// Runs the search on `threads` threads and merges their root statistics. `kept` holds one
+/// tree per thread rooted at this position (from an earlier search), or nothing for a fresh
+/// search.
 pub(super) fn search(
     root: &Root,
     cfg: Config,
     limits: Limits,
     seed: u64,
     threads: usize,
+    kept: Option<Vec<Tree>>,
 ) -> Outcome {
     let threads = threads.max(1);
     let share = |i: usize| {
         let t = threads as u64;
         limits.max_playouts / t + u64::from((i as u64) < limits.max_playouts % t)
     };
+    let mut kept: Vec<Option<Tree>> = match kept {
+        Some(trees) if trees.len() == threads => trees.into_iter().map(Some).collect(),
+        _ => (0..threads).map(|_| None).collect(),
+    };
+    let reused = kept.iter().flatten().map(|t| u64::from(t.playouts())).sum();
     let results: Vec<(Tree, u64, Vec<u32>)> = if threads == 1 {
-        vec![grow(root, cfg, limits, seed)]
+        vec![grow(root, cfg, limits, seed, kept[0].take())]
     } else {
         std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads)
-                .map(|i| {
+            let handles: Vec<_> = kept
+                .iter_mut()
+                .enumerate()
+                .map(|(i, tree)| {
                     let limits = Limits {
                         max_playouts: share(i),
                         ..limits
                     };
                     let seed = seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-                    scope.spawn(move || grow(root, cfg, limits, seed))
+                    let tree = tree.take();
+                    scope.spawn(move || grow(root, cfg, limits, seed, tree))
                 })
                 .collect();
             handles
@@ -129,16 +146,19 @@ pub(super) fn search(
                 .collect()
         })
     };
-    merge(root, results)
+    let mut outcome = merge(root, &results);
+    outcome.reused = reused;
+    outcome.trees = results.into_iter().map(|(tree, _, _)| tree).collect();
+    outcome
 }
 
-fn merge(root: &Root, results: Vec<(Tree, u64, Vec<u32>)>) -> Outcome {
+fn merge(root: &Root, results: &[(Tree, u64, Vec<u32>)]) -> Outcome {
     let first = &results[0].0;
     let kids = first.child_range(0);
     let mut children: Vec<RootChild> = Vec::with_capacity(kids.len());
     for (k, i) in kids.clone().enumerate() {
         let (mut n, mut w, mut real, mut real_w) = (0.0, 0.0, 0, 0.0);
-        for (tree, _, _) in &results {
+        for (tree, _, _) in results {
             let node = &tree.nodes[tree.child_range(0).start + k];
             debug_assert_eq!(node.mv, first.nodes[i].mv, "threads expand the root alike");
             n += node.n;
@@ -162,7 +182,7 @@ fn merge(root: &Root, results: Vec<(Tree, u64, Vec<u32>)>) -> Outcome {
     let playouts: u64 = results.iter().map(|r| r.1).sum();
     let size = root.board.size();
     let mut ownership = vec![0.0f32; size * size];
-    for (_, _, owned) in &results {
+    for (_, _, owned) in results {
         for (o, &c) in ownership.iter_mut().zip(owned) {
             *o += c as f32;
         }
@@ -179,6 +199,8 @@ fn merge(root: &Root, results: Vec<(Tree, u64, Vec<u32>)>) -> Outcome {
         None => Vec::new(),
     };
     Outcome {
+        trees: Vec::new(),
+        reused: 0,
         children,
         playouts,
         pv,
@@ -186,20 +208,24 @@ fn merge(root: &Root, results: Vec<(Tree, u64, Vec<u32>)>) -> Outcome {
     }
 }
 
-/// One thread's search: returns its tree, its playout count and its ownership counts.
-fn grow(root: &Root, cfg: Config, limits: Limits, seed: u64) -> (Tree, u64, Vec<u32>) {
+/// One thread's search, growing `kept` (a tree rooted at this position) or a fresh tree:
+/// returns the tree, the playouts of this search and their ownership counts.
+fn grow(
+    root: &Root,
+    cfg: Config,
+    limits: Limits,
+    seed: u64,
+    kept: Option<Tree>,
+) -> (Tree, u64, Vec<u32>) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let root_node = Node {
-        n: 0.0,
-        w: 0.0,
-        rave_n: 0.0,
-        rave_w: 0.0,
-        ..Node::with_prior(PASS, 0.0)
-    };
-    let mut tree = Tree {
-        nodes: vec![root_node],
-    };
-    tree.expand(0, root.board, root.to_move, cfg, Some(root.banned_hashes));
+    let mut tree = kept.unwrap_or_default();
+    if tree.nodes[0].children > 0 {
+        // Grown below the root of an earlier search, without the superko filter.
+        tree.drop_root_children(root.board, root.to_move, root.banned_hashes);
+    } else {
+        tree = Tree::default();
+        tree.expand(0, root.board, root.to_move, cfg, Some(root.banned_hashes));
+    }
     let size = root.board.size();
     let mut owned = vec![0u32; size * size];
     let mut path: Vec<u32> = Vec::with_capacity(64);
@@ -250,22 +276,108 @@ fn grow(root: &Root, cfg: Config, limits: Limits, seed: u64) -> (Tree, u64, Vec<
         if passes < 2 {
             playout::run(&mut board, color, passes, cfg.policy, &mut rng, &mut moves);
         }
+        let quick_score = playout::tally(&board, &mut owned);
         let black = if passes >= 2 {
             // The game ended inside the tree: the real count, not the playout's quick one.
             playout::outcome(count::area_margin(&board) as f32 - root.komi)
         } else {
-            playout::black_result(&board, root.komi)
+            playout::outcome(quick_score as f32 - root.komi)
         };
         tree.backup(&path, &moves, tree_moves, root.to_move, black, &mut mark);
-        for (i, p) in board.points().enumerate() {
-            owned[i] += u32::from(playout::owner(&board, p) == BLACK);
-        }
         playouts += 1;
     }
     (tree, playouts, owned)
 }
 
+impl Default for Tree {
+    /// A tree of one unexpanded root without statistics.
+    fn default() -> Tree {
+        let root = Node {
+            n: 0.0,
+            w: 0.0,
+            rave_n: 0.0,
+            rave_w: 0.0,
+            ..Node::with_prior(PASS, 0.0)
+        };
+        Tree { nodes: vec![root] }
+    }
+}
+
 impl Tree {
+    /// The playouts this tree holds: the root's real visits once it is expanded (a search
+    /// starts over from an unexpanded root).
+    pub(super) fn playouts(&self) -> u32 {
+        let root = &self.nodes[0];
+        if root.children > 0 {
+            root.real
+        } else {
+            0
+        }
+    }
+
+    /// The root child for `play` (None: pass), if the root was expanded with it.
+    pub(super) fn root_child(&self, play: Option<Pt>) -> Option<usize> {
+        let mv = play.map_or(PASS, |p| p.0);
+        self.child_range(0).find(|&i| self.nodes[i].mv == mv)
+    }
+
+    /// The moves of the root's children, in order (None: pass).
+    pub(super) fn root_moves(&self) -> impl Iterator<Item = Option<Pt>> + '_ {
+        self.child_range(0).map(|i| {
+            let mv = self.nodes[i].mv;
+            (mv != PASS).then_some(Pt(mv))
+        })
+    }
+
+    /// The subtree below `node` as a tree of its own (`node` becomes the root), the rest
+    /// dropped: what is kept of a search after its move is played.
+    pub(super) fn subtree(&self, node: usize) -> Tree {
+        let mut nodes = vec![self.nodes[node].clone()];
+        // Copy breadth first, so each node's children stay consecutive: `queue[k]` is the old
+        // index of new node `k`.
+        let mut queue = vec![node];
+        let mut k = 0;
+        while k < queue.len() {
+            let old = queue[k];
+            let first = nodes.len();
+            for c in self.child_range(old) {
+                nodes.push(self.nodes[c].clone());
+                queue.push(c);
+            }
+            nodes[k].first_child = first as u32;
+            k += 1;
+        }
+        nodes.shrink_to_fit(); // kept trees are counted by their length
+        Tree { nodes }
+    }
+
+    /// Nodes held (memory: 32 bytes each).
+    pub(super) fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Removes the root's children that the superko rule bans (a tree grown below an earlier
+    /// root was expanded without it); the others keep their order and statistics.
+    fn drop_root_children(&mut self, board: &Board, color: Color, banned: &[u64]) {
+        if banned.is_empty() {
+            return;
+        }
+        let range = self.child_range(0);
+        let mut kept = range.start;
+        for i in range {
+            let mv = self.nodes[i].mv;
+            let allowed = mv == PASS
+                || board
+                    .hash_after(color, Pt(mv))
+                    .is_none_or(|h| !banned.contains(&h));
+            if allowed {
+                self.nodes[kept] = self.nodes[i].clone();
+                kept += 1;
+            }
+        }
+        self.nodes[0].children = (kept - self.nodes[0].first_child as usize) as u16;
+    }
+
     fn child_range(&self, node: usize) -> std::ops::Range<usize> {
         let n = &self.nodes[node];
         let start = n.first_child as usize;
@@ -482,4 +594,68 @@ fn prior(board: &Board, color: Color, p: Pt, last: Option<Pt>, patterns: bool) -
         }
     }
     value.clamp(0.05, 0.95)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn searched(board: &Board, playouts: u64) -> Tree {
+        let root = Root {
+            board,
+            to_move: Color::Black,
+            komi: 0.5,
+            passes: 0,
+            banned_hashes: &[],
+        };
+        let cfg = Config {
+            policy: Policy { patterns: true },
+            pattern_priors: true,
+            rave_equivalence: 3000.0,
+            expand_at: 2,
+            explore: 0.05,
+        };
+        let limits = Limits {
+            deadline: Instant::now() + std::time::Duration::from_secs(60),
+            max_playouts: playouts,
+        };
+        let mut out = search(&root, cfg, limits, 5, 1, None);
+        out.trees.pop().expect("one tree")
+    }
+
+    /// Moves and real visits of the whole tree below `node`, depth first.
+    fn shape(tree: &Tree, node: usize) -> Vec<(u16, u32, usize)> {
+        let mut out = vec![(tree.nodes[node].mv, tree.nodes[node].real, 0)];
+        for c in tree.child_range(node) {
+            out.extend(shape(tree, c).into_iter().map(|(m, r, d)| (m, r, d + 1)));
+        }
+        out
+    }
+
+    #[test]
+    fn a_subtree_keeps_every_node_below_its_root() {
+        let tree = searched(&Board::new(5), 400);
+        let child = tree
+            .child_range(0)
+            .max_by_key(|&i| tree.nodes[i].real)
+            .expect("children");
+        let sub = tree.subtree(child);
+        assert!(sub.len() > 1 && sub.len() < tree.len());
+        assert_eq!(sub.playouts(), tree.nodes[child].real);
+        assert_eq!(shape(&sub, 0), shape(&tree, child));
+    }
+
+    #[test]
+    fn a_kept_root_loses_the_moves_superko_bans() {
+        let board = Board::new(5);
+        let mut tree = searched(&board, 100);
+        let before: Vec<Option<Pt>> = tree.root_moves().collect();
+        let banned_move = before[3].expect("a stone");
+        let banned = [board.hash_after(Color::Black, banned_move).unwrap()];
+        tree.drop_root_children(&board, Color::Black, &banned);
+        let after: Vec<Option<Pt>> = tree.root_moves().collect();
+        let mut want = before.clone();
+        want.remove(3);
+        assert_eq!(after, want);
+    }
 }
