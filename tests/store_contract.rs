@@ -248,7 +248,7 @@ async fn leaderboard_order(store: &dyn GameStore, first: &str) {
     let mut poker = by_score(10, None);
     poker.game = "poker".into();
     assert!(store.leaderboard(&poker).await.unwrap().is_empty());
-    players_and_ratings(&*store, &tag.to_string()).await;
+    players_and_ratings(store, &tag.to_string()).await;
 }
 
 fn by_score(limit: i64, after: Option<BoardCursor>) -> BoardQuery {

@@ -20,6 +20,7 @@
 import os
 import random
 import re
+import unicodedata
 
 import requests
 import schemathesis
@@ -34,6 +35,13 @@ for entry in filter(None, os.environ.get("PARLOR_FUZZ_GAMES", "").split(",")):
 DECKS: list[str] = list(filter(None, os.environ.get("PARLOR_FUZZ_DECKS", "").split(",")))
 
 RNG = random.Random(int(os.environ.get("SCHEMATHESIS_SEED", "0")))
+# Names the run registered (canonical form): a random create or join naming one is refused (403,
+# rightly: only the player's key seats them), so those requests are given a guest's name instead.
+REGISTERED: set[str] = set()
+
+
+def _canonical(name: str) -> str:
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold()).strip()
 
 # A share of the requests keeps what schemathesis generated (a random token, none, a foreign id),
 # so the 401/403/404 paths stay fuzzed too.
@@ -100,6 +108,8 @@ def after_call(context, case, response):
             GAMES.setdefault(created.group(1), {})[body["id"]] = tokens
     elif case.path == "/v1/poker/decks":
         DECKS.append(body["id"])
+    elif case.path == "/v1/players" and isinstance(body.get("name"), str):
+        REGISTERED.add(_canonical(body["name"]))
 
 
 def _create_game(kind: str, open_seat: bool) -> str | None:
@@ -208,8 +218,22 @@ def _as_the_seat_to_act(case, kind: str) -> None:
         case.body = {"action": "draw"}
 
 
+def _guest(name) -> bool:
+    return not isinstance(name, str) or _canonical(name) not in REGISTERED
+
+
+def _no_registered_names(case) -> None:
+    body = case.body if isinstance(case.body, dict) else {}
+    players = body.get("players")
+    for player in players if isinstance(players, list) else []:
+        if isinstance(player, dict) and not _guest(player.get("name")):
+            player["name"] = f"guest-{RNG.randrange(10**6)}"
+
+
 @schemathesis.hook
 def before_call(context, case, kwargs):
+    if case.method.upper() == "POST" and CREATE.match(case.path) and not (case.headers or {}).get("Authorization"):
+        _no_registered_names(case)
     if RNG.random() < KEEP_GENERATED:
         return
     game = GAME_PATH.match(case.path)
@@ -244,5 +268,6 @@ def _as_a_guest(case) -> None:
     case.headers.pop("Authorization", None)
     if not isinstance(case.body, dict):
         case.body = {}
-    if not isinstance(case.body.get("name"), str) or not case.body["name"].strip():
+    name = case.body.get("name")
+    if not isinstance(name, str) or not name.strip() or not _guest(name):
         case.body["name"] = f"guest-{RNG.randrange(10**6)}"

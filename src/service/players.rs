@@ -365,7 +365,7 @@ mod tests {
         let cursor = Cursor {
             rank: 20,
             key: BoardCursor {
-                value: 1562.312_345_678_9,
+                value: 1_562.312_345_678_9,
                 name: "a:b é".into(),
             },
         };
