@@ -45,28 +45,12 @@ async fn create(
 
 /// Alice (seat 0, by her key) against Bob, who joins the open seat with his key: a rated game.
 async fn rated_gomoku(app: &TestApp, alice: &str, bob: &str) -> (String, String, String) {
-    let (id, tokens, created) = create(
+    rated_gomoku_between(
         app,
-        "gomoku",
-        json!({"players": [{"name": "alice"}, {"open": true}]}),
-        Some(alice),
-    )
-    .await;
-    assert_eq!(created["rated"], false, "a seat is still open");
-    let joined = post(
-        app,
-        &format!("/v1/gomoku/games/{id}/join"),
-        Value::Null,
-        Some(bob),
+        &("alice".into(), alice.into()),
+        &("bob".into(), bob.into()),
     )
     .await
-    .expect(200);
-    assert_eq!(joined.body["game"]["rated"], true);
-    let black = tokens[0]
-        .clone()
-        .expect("seat 0's token goes to its claimant");
-    let white = joined.body["token"].as_str().unwrap().to_owned();
-    (id, black, white)
 }
 
 async fn player(app: &TestApp, name: &str) -> Value {
@@ -662,32 +646,35 @@ async fn leaderboard_sorts_filters_and_pages(app: TestApp) {
     );
 }
 
-/// A rated Gomoku game: `black`'s player creates with their key, `white`'s joins with theirs.
+/// A rated Gomoku game: `black`'s player (name, key) creates it with their key, `white`'s joins
+/// the open seat with theirs (an empty body); (id, black's token, white's token).
 async fn rated_gomoku_between(
     app: &TestApp,
     black: &(String, String),
     white: &(String, String),
 ) -> (String, String, String) {
-    let (id, tokens, _) = create(
+    let (id, tokens, created) = create(
         app,
         "gomoku",
         json!({"players": [{"name": black.0}, {"open": true}]}),
         Some(&black.1),
     )
     .await;
+    assert_eq!(created["rated"], false, "a seat is still open");
     let joined = post(
         app,
         &format!("/v1/gomoku/games/{id}/join"),
-        json!({}),
+        Value::Null,
         Some(&white.1),
     )
     .await
     .expect(200);
-    (
-        id,
-        tokens[0].clone().unwrap(),
-        joined.body["token"].as_str().unwrap().to_owned(),
-    )
+    assert_eq!(joined.body["game"]["rated"], true);
+    let black_token = tokens[0]
+        .clone()
+        .expect("seat 0's token goes to its claimant");
+    let white_token = joined.body["token"].as_str().unwrap().to_owned();
+    (id, black_token, white_token)
 }
 
 on_both_stores!(

@@ -290,23 +290,49 @@ fn score_changes(seats: &[SeatRow], result: &GameResult) -> Vec<ScoreChange> {
         .filter(|s| s.kind == SeatKindWord::Human)
         .filter_map(|s| {
             let name = s.name.clone()?;
-            let draw = result.winners.is_empty();
-            let win = !draw && result.winners.contains(&(s.seat as Seat));
+            let outcome = SeatOutcome::of(result, s);
             Some(ScoreChange {
                 name,
-                delta: if draw {
-                    0
-                } else if win {
-                    SCORE_STEP
-                } else {
-                    -SCORE_STEP
+                delta: match outcome {
+                    SeatOutcome::Win => SCORE_STEP,
+                    SeatOutcome::Loss => -SCORE_STEP,
+                    SeatOutcome::Draw => 0,
                 },
-                win,
-                loss: !draw && !win,
-                draw,
+                win: outcome == SeatOutcome::Win,
+                loss: outcome == SeatOutcome::Loss,
+                draw: outcome == SeatOutcome::Draw,
             })
         })
         .collect()
+}
+
+/// How a finished game went for one seat: what both the seed's score and the rating read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SeatOutcome {
+    Win,
+    Loss,
+    Draw,
+}
+
+impl SeatOutcome {
+    fn of(result: &GameResult, seat: &SeatRow) -> Self {
+        if result.winners.is_empty() {
+            SeatOutcome::Draw
+        } else if result.winners.contains(&(seat.seat as Seat)) {
+            SeatOutcome::Win
+        } else {
+            SeatOutcome::Loss
+        }
+    }
+
+    /// Glicko-2's points: 1 a win, ½ a draw, 0 a loss.
+    fn points(self) -> f64 {
+        match self {
+            SeatOutcome::Win => 1.0,
+            SeatOutcome::Draw => 0.5,
+            SeatOutcome::Loss => 0.0,
+        }
+    }
 }
 
 /// Whether a game moves ratings: a rated game whose every human seat is held by a registered
@@ -348,13 +374,7 @@ fn rated_game(
                     )))
                 }
             };
-            let points = if result.winners.is_empty() {
-                0.5
-            } else if result.winners.contains(&(s.seat as Seat)) {
-                1.0
-            } else {
-                0.0
-            };
+            let points = SeatOutcome::of(result, s).points();
             Ok(RatedSide { who, points })
         })
         .collect::<ServiceResult<Vec<_>>>()?;
