@@ -170,9 +170,9 @@ impl Setup {
 }
 
 /// One entry of the move list: who played and what (a stone or a pass; a resignation is kept apart).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Stored as `"B D4"` (see `stored_turn`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Turn {
-    #[serde(with = "ColorDef")]
     pub color: Color,
     pub play: GoPlay,
 }
@@ -716,8 +716,39 @@ impl GoGame {
         match play {
             GoPlay::Stone(at) => {
                 self.check(color, at)?;
+                let captured = self.captured_by(color, pt(&self.board, at));
+                self.advance(turn)?;
+                events.push(GoEvent::Stone {
+                    seat,
+                    color: color_name(color),
+                    at,
+                    captured,
+                });
+            }
+            GoPlay::Pass => {
+                self.advance(turn)?;
+                events.push(GoEvent::Pass {
+                    seat,
+                    color: color_name(color),
+                });
+            }
+            GoPlay::Resign => unreachable!("a resignation is not part of the move list"),
+        }
+        events.extend(self.result().map(|result| GoEvent::GameOver { result }));
+        Ok(events)
+    }
+
+    /// Plays one turn of the move list (checked) without telling what happened: what loading a
+    /// stored game repeats for every move, so it leaves out the events and their captured lists.
+    fn advance(&mut self, turn: Turn) -> Result<(), GoError> {
+        if self.is_over() {
+            return Err(GoError::GameOver);
+        }
+        let Turn { color, play } = turn;
+        match play {
+            GoPlay::Stone(at) => {
+                self.check(color, at)?;
                 let p = pt(&self.board, at);
-                let captured = self.captured_by(color, p);
                 if let Err(e) = self.board.play(color, p) {
                     return Err(GoError::Illegal {
                         at,
@@ -727,25 +758,12 @@ impl GoGame {
                 if self.seen.insert(self.board.hash()) {
                     self.history.push(self.board.hash());
                 }
-                events.push(GoEvent::Stone {
-                    seat,
-                    color: color_name(color),
-                    at,
-                    captured,
-                });
             }
-            GoPlay::Pass => {
-                self.board.pass();
-                events.push(GoEvent::Pass {
-                    seat,
-                    color: color_name(color),
-                });
-            }
+            GoPlay::Pass => self.board.pass(),
             GoPlay::Resign => unreachable!("a resignation is not part of the move list"),
         }
         self.moves.push(turn);
-        events.extend(self.result().map(|result| GoEvent::GameOver { result }));
-        Ok(events)
+        Ok(())
     }
 
     /// The stones a legal move of `color` at `p` takes: the opponent chains next to `p` whose only
@@ -778,7 +796,7 @@ impl GoGame {
                     },
                 ));
             }
-            self.apply(turn).map_err(|e| (self.moves.len() + 1, e))?;
+            self.advance(turn).map_err(|e| (self.moves.len() + 1, e))?;
         }
         Ok(())
     }

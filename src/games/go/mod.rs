@@ -7,6 +7,7 @@ pub mod board;
 pub mod game;
 pub mod score;
 pub mod sgf;
+mod stored_turn;
 pub mod turn;
 pub mod vertex;
 

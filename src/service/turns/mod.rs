@@ -102,7 +102,8 @@ async fn load_record<G: TurnGame>(svc: &Services, id: Uuid) -> ServiceResult<Gam
 }
 
 fn parse_state<G: TurnGame>(record: &GameRecord) -> ServiceResult<G> {
-    serde_json::from_value(record.row.state.0.clone()).map_err(|e| {
+    // From the borrowed JSON: a clone of a long game's move list would cost as much as the parse.
+    G::deserialize(&record.row.state.0).map_err(|e| {
         ServiceError::Internal(format!(
             "stored state of game {} does not parse: {e}",
             record.row.id
@@ -232,13 +233,14 @@ async fn save<G: TurnGame>(
             rating = rated_game(&seats, result, &ai)?;
         }
     }
-    let row = GameRow {
+    let mut row = GameRow {
         id: record.row.id,
         game: record.row.game.clone(),
         status: status_of(&loaded.game, &seats),
         version: record.row.version + 1,
         turn: loaded.game.turn().map(|t| t as i32),
-        state: Json(state_json(&loaded.game)?),
+        // Filled in after the commit, which takes the state (no copy of a long game's record).
+        state: Json(Value::Null),
         result: result
             .as_ref()
             .map(|r| serde_json::to_value(r).map(Json))
@@ -247,23 +249,23 @@ async fn save<G: TurnGame>(
         created_at: record.row.created_at,
         updated_at: now,
     };
-    svc.store
-        .commit(&Commit {
-            game_id: row.id,
-            game: row.game.clone(),
-            expected_version: record.row.version,
-            status: row.status,
-            turn: row.turn,
-            state: row.state.0.clone(),
-            result: row.result.as_ref().map(|r| r.0.clone()),
-            seat: change.seat.map(|s| s as i32),
-            action: change.action,
-            seats: change.seats,
-            scores,
-            rating,
-            at: now,
-        })
-        .await?;
+    let commit = Commit {
+        game_id: row.id,
+        game: row.game.clone(),
+        expected_version: record.row.version,
+        status: row.status,
+        turn: row.turn,
+        state: state_json(&loaded.game)?,
+        result: row.result.as_ref().map(|r| r.0.clone()),
+        seat: change.seat.map(|s| s as i32),
+        action: change.action,
+        seats: change.seats,
+        scores,
+        rating,
+        at: now,
+    };
+    svc.store.commit(&commit).await?;
+    row.state = Json(commit.state);
     loaded.record = GameRecord { row, seats };
     Ok(())
 }

@@ -333,7 +333,8 @@ fn a_stored_game_loads_equal() {
         IllegalReason::Superko
     );
     // A record with an illegal move does not load.
-    let bad = json.replace("\"E5\"", "\"C1\"");
+    let bad = json.replace("\"B E5\"", "\"B C1\"");
+    assert_ne!(bad, json);
     let err = serde_json::from_str::<GoGame>(&bad)
         .unwrap_err()
         .to_string();

@@ -1,0 +1,217 @@
+//! What a Go move request costs late in a long game against early in one, over HTTP, against a
+//! running Parlor. A stored Go game is its move list, and loading it replays the moves, so a move
+//! at move 300 could cost more than one at move 1; this measures both in one run.
+//!
+//! ```sh
+//! cargo run --release --example go_move_cost -- --base http://127.0.0.1:8080
+//! ```
+//!
+//! It prepares `--late-games` 19×19 games between two humans to `--late-at` moves (random legal
+//! moves), then times `POST …/moves` alternately on a game in its first 10 moves and on one of the
+//! long games, `--samples` times each, so a busy machine slows both alike. Prints the latencies
+//! (median, 90th percentile, mean) of both and the ratio late ÷ early of the medians.
+
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use reqwest::{Client, StatusCode};
+use serde_json::{json, Value};
+
+#[derive(Parser)]
+struct Args {
+    /// The server's base URL.
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    base: String,
+    /// Timed moves of each kind.
+    #[arg(long, default_value_t = 300)]
+    samples: usize,
+    /// How many moves the long games have before timing starts.
+    #[arg(long, default_value_t = 300)]
+    late_at: usize,
+    /// Long games the late moves rotate over.
+    #[arg(long, default_value_t = 4)]
+    late_games: usize,
+    #[arg(long, default_value_t = 19)]
+    size: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// A game between two humans, with what the next random move needs.
+struct Game {
+    id: String,
+    tokens: [String; 2],
+    board: Vec<String>,
+    next: usize,
+    moves: usize,
+}
+
+const COLUMNS: &str = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+
+impl Game {
+    async fn create(client: &Client, args: &Args) -> Result<Game, String> {
+        let body = json!({"size": args.size, "players": [{"name": "black"}, {"name": "white"}]});
+        let response = client
+            .post(format!("{}/v1/go/games", args.base))
+            .json(&body)
+            .send()
+            .await
+            .map_err(|e| e.to_string())?;
+        if response.status() != StatusCode::CREATED {
+            return Err(format!("create: {}", response.status()));
+        }
+        let created: Value = response.json().await.map_err(|e| e.to_string())?;
+        let token = |seat: usize| {
+            created["tokens"][seat]["token"]
+                .as_str()
+                .unwrap_or("")
+                .to_string()
+        };
+        let mut game = Game {
+            id: created["id"].as_str().unwrap_or("").to_string(),
+            tokens: [token(0), token(1)],
+            board: Vec::new(),
+            next: 0,
+            moves: 0,
+        };
+        game.observe(&created);
+        Ok(game)
+    }
+
+    fn observe(&mut self, resource: &Value) {
+        self.board = resource["state"]["board"]
+            .as_array()
+            .map(|rows| {
+                rows.iter()
+                    .filter_map(|r| r.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
+        self.next = resource["turn"].as_u64().unwrap_or(0) as usize;
+    }
+
+    /// Empty points in random order (rows are listed top row first).
+    fn empty_points(&self, rng: &mut ChaCha8Rng) -> Vec<String> {
+        let size = self.board.len();
+        let mut points: Vec<String> = self
+            .board
+            .iter()
+            .enumerate()
+            .flat_map(|(row, line)| {
+                line.char_indices()
+                    .filter(|&(_, c)| c == '.')
+                    .map(move |(col, _)| format!("{}{}", &COLUMNS[col..col + 1], size - row))
+            })
+            .collect();
+        points.shuffle(rng);
+        points
+    }
+
+    /// Plays one random legal move; returns the time of the accepted request.
+    async fn play(
+        &mut self,
+        client: &Client,
+        base: &str,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Duration, String> {
+        for point in self.empty_points(rng) {
+            let started = Instant::now();
+            let response = client
+                .post(format!("{base}/v1/go/games/{}/moves", self.id))
+                .bearer_auth(&self.tokens[self.next])
+                .json(&json!({"move": point}))
+                .send()
+                .await
+                .map_err(|e| e.to_string())?;
+            let status = response.status();
+            let body: Value = response.json().await.map_err(|e| e.to_string())?;
+            let elapsed = started.elapsed();
+            match status {
+                StatusCode::OK => {
+                    self.observe(&body["game"]);
+                    self.moves += 1;
+                    return Ok(elapsed);
+                }
+                // Suicide or ko: another point.
+                StatusCode::UNPROCESSABLE_ENTITY => continue,
+                other => return Err(format!("move {point}: {other}: {body}")),
+            }
+        }
+        Err("no legal point left on the board".into())
+    }
+}
+
+struct Latencies(Vec<Duration>);
+
+impl Latencies {
+    fn ms(&self, q: f64) -> f64 {
+        let mut sorted = self.0.clone();
+        sorted.sort();
+        let index = ((sorted.len() - 1) as f64 * q).round() as usize;
+        sorted[index].as_secs_f64() * 1e3
+    }
+
+    fn mean_ms(&self) -> f64 {
+        self.0.iter().map(Duration::as_secs_f64).sum::<f64>() / self.0.len() as f64 * 1e3
+    }
+}
+
+async fn run(args: Args) -> Result<(), String> {
+    let client = Client::new();
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    let mut late = Vec::new();
+    for _ in 0..args.late_games {
+        let mut game = Game::create(&client, &args).await?;
+        while game.moves < args.late_at {
+            game.play(&client, &args.base, &mut rng).await?;
+        }
+        late.push(game);
+    }
+    let mut early = Game::create(&client, &args).await?;
+    let (mut early_times, mut late_times) = (Vec::new(), Vec::new());
+    for sample in 0..args.samples {
+        if early.moves >= 10 {
+            early = Game::create(&client, &args).await?;
+        }
+        early_times.push(early.play(&client, &args.base, &mut rng).await?);
+        let long = &mut late[sample % args.late_games];
+        late_times.push(long.play(&client, &args.base, &mut rng).await?);
+    }
+    let (early_times, late_times) = (Latencies(early_times), Latencies(late_times));
+    println!("| moves | samples | median ms | p90 ms | mean ms |");
+    println!("| --- | ---: | ---: | ---: | ---: |");
+    let last = late.iter().map(|g| g.moves).max().unwrap_or(0);
+    for (label, times) in [
+        ("1–10".to_string(), &early_times),
+        (format!("{}–{last}", args.late_at + 1), &late_times),
+    ] {
+        println!(
+            "| {label} | {} | {:.2} | {:.2} | {:.2} |",
+            times.0.len(),
+            times.ms(0.5),
+            times.ms(0.9),
+            times.mean_ms()
+        );
+    }
+    println!(
+        "late ÷ early: median {:.2}, mean {:.2}",
+        late_times.ms(0.5) / early_times.ms(0.5),
+        late_times.mean_ms() / early_times.mean_ms()
+    );
+    Ok(())
+}
+
+fn main() {
+    let args = Args::parse();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    if let Err(e) = runtime.block_on(run(args)) {
+        eprintln!("go_move_cost: {e}");
+        std::process::exit(1);
+    }
+}
