@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Smoke test: curl against the release binary, on SQLite and (with TEST_DATABASE_URL) PostgreSQL.
-# Create, move, AI move, finish, and the score survives a restart.
+# Smoke test: curl against the server binary, on SQLite and (with TEST_DATABASE_URL) PostgreSQL.
+# Create, move, AI move, finish, and the score survives a restart. The binary is the release build,
+# or PARLOR_BIN (CI passes the one `cargo test` built, which saves a whole release build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
-BIN="${CARGO_TARGET_DIR:-target}/release/parlor"
+BIN=${PARLOR_BIN:-}
+if [ -z "$BIN" ]; then
+  cargo build --release --quiet
+  BIN="${CARGO_TARGET_DIR:-target}/release/parlor"
+fi
 WORK=$(mktemp -d)
 PID=""
 cleanup() { [ -n "$PID" ] && kill "$PID" 2>/dev/null || true; rm -rf "$WORK"; }

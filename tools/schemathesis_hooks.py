@@ -230,10 +230,19 @@ def _no_registered_names(case) -> None:
             player["name"] = f"guest-{RNG.randrange(10**6)}"
 
 
+# An AI thinks for up to `time_ms` (10 s at most): the coverage phase sends that bound often, and a
+# run that waits 10 s a time learns nothing more than with a short think, so asks are kept short.
+AI_THINK_MS = 200
+
+
 @schemathesis.hook
 def before_call(context, case, kwargs):
     if case.method.upper() == "POST" and CREATE.match(case.path) and not (case.headers or {}).get("Authorization"):
         _no_registered_names(case)
+    if case.path.endswith("/ai-move") and isinstance(case.body, dict):
+        think = case.body.get("time_ms")
+        if isinstance(think, int) and not isinstance(think, bool) and think > AI_THINK_MS:
+            case.body["time_ms"] = AI_THINK_MS
     if RNG.random() < KEEP_GENERATED:
         return
     game = GAME_PATH.match(case.path)

@@ -4,6 +4,7 @@
 
 pub mod go;
 pub mod gomoku;
+mod player_schema;
 pub mod poker;
 pub mod registry;
 pub mod takeback;

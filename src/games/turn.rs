@@ -65,11 +65,11 @@ impl UnknownWord {
 
 /// Who sits in a seat, as the creator asked for it: `{"name": "alice"}`, `{"ai": "hard"}` or
 /// `{"open": true}` (a seat somebody joins later with `POST …/join`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+/// Its OpenAPI schema is written out in `player_schema`, with the three shapes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlayerSpec {
     /// A human player's name (1–32 characters); optional for an AI seat.
-    #[schema(example = "alice", min_length = 1, max_length = 32)]
     pub name: Option<String>,
     /// Makes the seat an AI of this level.
     pub ai: Option<AiLevel>,

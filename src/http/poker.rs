@@ -41,8 +41,39 @@ pub struct DealResult {
 #[schema(example = json!({"hands": [["AS", "AH", "JK", "7C", "2D"], ["TS", "JS", "QS", "KS", "JK"]]}))]
 pub struct CompareRequest {
     /// 2..=11 hands of five card codes; together at most one deck's worth of each card.
-    #[schema(value_type = Vec<Vec<String>>, min_items = 2, max_items = 11)]
+    #[schema(value_type = Vec<FiveCards>, min_items = 2, max_items = 11)]
     pub hands: Vec<Vec<Card>>,
+}
+
+/// A hand in a request: five card codes (schema only; the body reads `Vec<Card>`).
+pub struct FiveCards;
+
+impl utoipa::PartialSchema for FiveCards {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::schema::ArrayBuilder::new()
+            .items(utoipa::openapi::Ref::from_schema_name(Card::name()))
+            .min_items(Some(5))
+            .max_items(Some(5))
+            .into()
+    }
+}
+
+impl ToSchema for FiveCards {
+    fn name() -> std::borrow::Cow<'static, str> {
+        std::borrow::Cow::Borrowed("PokerHand")
+    }
+
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        schemas.push((
+            Card::name().into_owned(),
+            <Card as utoipa::PartialSchema>::schema(),
+        ));
+    }
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -50,7 +81,7 @@ pub struct CompareRequest {
 #[schema(example = json!({"cards": ["KS", "JK", "KD", "7C", "7H"]}))]
 pub struct EvaluateRequest {
     /// Five card codes: rank `2`..`9`, `T` (or `10`), `J`, `Q`, `K`, `A` + suit `S` `H` `D` `C`; joker `JK`.
-    #[schema(value_type = Vec<String>, min_items = 5, max_items = 5)]
+    #[schema(value_type = Vec<Card>, min_items = 5, max_items = 5)]
     pub cards: Vec<Card>,
 }
 

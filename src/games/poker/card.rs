@@ -271,6 +271,27 @@ impl FromStr for Card {
     }
 }
 
+/// In the API a card is its code, a string (what [`Card::from_str`] reads).
+impl utoipa::PartialSchema for Card {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .description(Some(
+                "A card code: rank 2-9, T (or 10), J, Q, K, A then suit S, H, D or C; JK for a \
+                 joker. Case-insensitive.",
+            ))
+            .pattern(Some("^(([2-9TtJjQqKkAa]|10)[SHDCshdc]|[Jj][Kk])$"))
+            .examples([serde_json::json!("AS")])
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for Card {
+    fn name() -> std::borrow::Cow<'static, str> {
+        std::borrow::Cow::Borrowed("PokerCard")
+    }
+}
+
 impl Serialize for Card {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)
