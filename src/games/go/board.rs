@@ -409,23 +409,27 @@ impl Board {
         if self.empty_neighbours(p) != 0 {
             return true;
         }
-        let mut own = self.stones_next_to(color, p);
-        while own != 0 {
-            let n = self.slot_neighbour(p, own.trailing_zeros() as usize / 2);
-            own &= own - 1;
-            if self.chain_liberties(n) > 1 {
-                return true;
-            }
+        let (one, several) = self.liberty_classes(p);
+        (self.stones_next_to(color, p) & several) | (self.stones_next_to(color.opponent(), p) & one)
+            != 0
+    }
+
+    /// Which orthogonal neighbours of `p` belong to a chain with exactly one liberty, and which
+    /// to one with more (a bit per neighbour, as in [`Board::stones_next_to`]). Meaningful only
+    /// for neighbours holding stones: callers mask with their stone bits. The four counts are
+    /// read at once, without a branch per neighbour, because the playouts' legality and
+    /// self-atari tests ask this of random points, where the outcome is hard to predict.
+    #[inline]
+    pub(super) fn liberty_classes(&self, p: Pt) -> (u16, u16) {
+        let (i, s) = (p.idx(), self.stride);
+        let libs = |r: usize| self.libs[ix(self.chain_id[ix(r as u16)])];
+        let (mut one, mut several) = (0, 0);
+        for (slot, r) in [i - s, i - 1, i + 1, i + s].into_iter().enumerate() {
+            let l = libs(r);
+            one |= u16::from(l == 1) << (2 * slot);
+            several |= u16::from(l > 1) << (2 * slot);
         }
-        let mut enemy = self.stones_next_to(color.opponent(), p);
-        while enemy != 0 {
-            let n = self.slot_neighbour(p, enemy.trailing_zeros() as usize / 2);
-            enemy &= enemy - 1;
-            if self.chain_liberties(n) == 1 {
-                return true;
-            }
-        }
-        false
+        (one, several)
     }
 
     /// Plays a stone: removes captured chains, updates liberties, hash, ko point. Returns stones captured.
@@ -857,15 +861,13 @@ impl Board {
     /// Whether a stone of chain `id` is next to `q`.
     #[inline]
     fn touches_chain(&self, q: Pt, id: u16) -> bool {
-        let mut stones = Self::stone_bits(self.codes[q.idx()]);
-        while stones != 0 {
-            let r = self.slot_neighbour(q, stones.trailing_zeros() as usize / 2);
-            stones &= stones - 1;
-            if self.chain_id[r.idx()] == id {
-                return true;
-            }
-        }
-        false
+        // All four neighbours' ids compared at once, without a branch per neighbour (the merge
+        // runs this for every liberty of a stone joining a chain, and the outcome is hard to
+        // predict); the stone bits then drop the ids left behind on empty points.
+        let (i, s) = (q.idx(), self.stride);
+        let same = |r: usize| u16::from(self.chain_id[ix(r as u16)] == id);
+        let hits = same(i - s) | same(i - 1) << 2 | same(i + 1) << 4 | same(i + s) << 6;
+        hits & Self::stone_bits(self.codes[i]) != 0
     }
 
     /// One bit (the low bit of its code slot) per orthogonal neighbour holding a stone of

@@ -9,10 +9,10 @@
 //! `Board::diagonals`, so a seed gives the same playouts as the plain cell-reading policy.
 
 use rand::RngCore;
-use rand_chacha::ChaCha8Rng;
 
 use super::super::board::{Board, Color, Pt, BLACK, EMPTY, WHITE};
 use super::pattern;
+use super::rng::PlayoutRng;
 
 /// A move of a playout or tree path: `None` is a pass.
 pub(super) type Move = (Option<Pt>, Color);
@@ -25,7 +25,7 @@ pub(super) struct Policy {
 
 /// A uniform index below `n` (multiply-shift; the bias is far below playout noise).
 #[inline]
-pub(super) fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
+pub(super) fn below(rng: &mut impl RngCore, n: usize) -> usize {
     ((rng.next_u32() as u64 * n as u64) >> 32) as usize
 }
 
@@ -39,7 +39,7 @@ pub(super) fn run(
     mut color: Color,
     mut passes: u32,
     policy: Policy,
-    rng: &mut ChaCha8Rng,
+    rng: &mut PlayoutRng,
     moves: &mut Vec<Move>,
 ) {
     let cap = 3 * board.size() * board.size();
@@ -69,7 +69,7 @@ fn choose(
     board: &Board,
     color: Color,
     table: Option<&pattern::Table>,
-    rng: &mut ChaCha8Rng,
+    rng: &mut PlayoutRng,
 ) -> Option<Pt> {
     if let Some(last) = board.last_move() {
         if rng.next_u32() & 255 < HEURISTIC_ODDS {
@@ -88,17 +88,16 @@ fn local_answer(
     color: Color,
     last: Pt,
     table: Option<&pattern::Table>,
-    rng: &mut ChaCha8Rng,
+    rng: &mut PlayoutRng,
 ) -> Option<Pt> {
     // Save own chains in atari next to the last move.
-    let mut own_next = board.stones_next_to(color, last);
-    while own_next != 0 {
-        let n = board.slot_neighbour(last, own_next.trailing_zeros() as usize / 2);
-        own_next &= own_next - 1;
-        if board.chain_liberties(n) == 1 {
-            if let Some(p) = save(board, color, n) {
-                return Some(p);
-            }
+    let (in_atari, _) = board.liberty_classes(last);
+    let mut own_in_atari = board.stones_next_to(color, last) & in_atari;
+    while own_in_atari != 0 {
+        let n = board.slot_neighbour(last, own_in_atari.trailing_zeros() as usize / 2);
+        own_in_atari &= own_in_atari - 1;
+        if let Some(p) = save(board, color, n) {
+            return Some(p);
         }
     }
     // Capture the last move's chain when it is in atari.
@@ -116,16 +115,20 @@ fn local_answer(
         while empty != 0 {
             let p = board.slot_neighbour(last, empty.trailing_zeros() as usize / 2);
             empty &= empty - 1;
-            if table.matches(board, p)
-                && playable(board, color, p)
-                && !is_self_atari(board, color, p)
-            {
-                found[count] = p;
-                count += 1;
-            }
+            found[count] = p;
+            count += usize::from(table.matches(board, p));
         }
-        if count > 0 {
-            return Some(found[below(rng, count)]);
+        // A uniform pick among the matches that are legal and no self-atari, testing only as
+        // many as it takes: draw one, drop it if it fails and draw again. The tests cost far
+        // more than the table lookup, and the first match drawn usually passes them.
+        while count > 0 {
+            let k = below(rng, count);
+            let p = found[k];
+            if playable(board, color, p) && !is_self_atari(board, color, p) {
+                return Some(p);
+            }
+            count -= 1;
+            found[k] = found[count];
         }
     }
     None
@@ -169,13 +172,9 @@ pub(super) fn is_self_atari(board: &Board, color: Color, p: Pt) -> bool {
         return false; // two or more
     }
     // Capturing is never self-atari.
-    let mut enemies = board.stones_next_to(color.opponent(), p);
-    while enemies != 0 {
-        let n = board.slot_neighbour(p, enemies.trailing_zeros() as usize / 2);
-        enemies &= enemies - 1;
-        if board.chain_liberties(n) == 1 {
-            return false;
-        }
+    let (in_atari, _) = board.liberty_classes(p);
+    if board.stones_next_to(color.opponent(), p) & in_atari != 0 {
+        return false;
     }
     // The liberties the new chain would have besides `p`: at most one may be found.
     let mut found =
@@ -203,7 +202,7 @@ pub(super) fn is_self_atari(board: &Board, color: Color, p: Pt) -> bool {
 }
 
 /// A random legal move that does not fill an own eye and does not put several stones into atari.
-fn random_move(board: &Board, color: Color, rng: &mut ChaCha8Rng) -> Option<Pt> {
+fn random_move(board: &Board, color: Color, rng: &mut PlayoutRng) -> Option<Pt> {
     let empties = board.empties();
     let n = empties.len();
     if n == 0 {
@@ -289,6 +288,7 @@ pub(super) fn outcome(margin: f32) -> f32 {
 mod tests {
     use super::*;
     use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
 
     #[test]
     fn playouts_end_with_only_eyes_left_and_are_reproducible() {
@@ -296,7 +296,7 @@ mod tests {
             let mut first = None;
             for _ in 0..2 {
                 let mut b = Board::new(size);
-                let mut rng = ChaCha8Rng::seed_from_u64(42);
+                let mut rng = PlayoutRng::seed_from_u64(42);
                 let mut moves = Vec::new();
                 run(
                     &mut b,

@@ -7,10 +7,10 @@
 use std::time::Instant;
 
 use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 
 use super::super::board::{Board, Color, Pt, EMPTY};
 use super::playout::{self, Move, Policy};
+use super::rng::PlayoutRng;
 use super::{count, pattern};
 
 /// How a search behaves (`normal` and `hard` differ here).
@@ -217,7 +217,7 @@ fn grow(
     seed: u64,
     kept: Option<Tree>,
 ) -> (Tree, u64, Vec<u32>) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = PlayoutRng::seed_from_u64(seed);
     let mut tree = kept.unwrap_or_default();
     if tree.nodes[0].children > 0 {
         // Grown below the root of an earlier search, without the superko filter.
