@@ -1067,3 +1067,29 @@ fn views_differ_only_by_what_a_seat_may_see() {
         "not seat 1's turn"
     );
 }
+
+// ----- what the table knows of hidden hands ------------------------------------------------
+
+#[test]
+fn a_draw_by_choice_does_not_prove_a_void_in_the_card_drawn() {
+    // Seat 0 holds no red and no 3, draws by choice, and takes R7: the table cannot say it
+    // lacks red any more.
+    let mut game = Table {
+        hands: &["B1 B2", "G1 G2 G3"],
+        discard: &["R3"],
+        deck_top: "R7 B9",
+        turn: 0,
+        direction: Direction::Clockwise,
+        rules: Rules::default(),
+        rest_to_discard: false,
+    }
+    .build();
+    game.apply(0, &UnoAction::Draw).unwrap();
+    assert!(game.hand(0).contains(&"R7".parse().unwrap()));
+    assert!(!game.known_void(0, Color::Red));
+    // Seat 1 draws by choice too, with red still in play: B9 is not red, but the table does
+    // not see it either.
+    game.apply(1, &UnoAction::Draw).unwrap();
+    assert!(!game.known_void(1, Color::Red));
+}
+
