@@ -7,6 +7,7 @@ pub mod ai;
 mod card;
 mod deck;
 mod game;
+mod lacks;
 mod options;
 mod turn;
 mod view;
@@ -18,6 +19,7 @@ pub use action::{Outcome, UnoAction, UnoError, UnoEvent};
 pub use ai::Level;
 pub use card::{full_deck, Card, CardCodeError, Color, Symbol, DISTINCT_CARDS};
 pub use deck::{check_deck, DeckSource};
+pub use lacks::Lacks;
 pub use game::{
     Direction, JumpWindow, Played, Shout, Status, Uno, HAND_SIZE, MAX_SEATS, MAX_SHOUT_CHARS,
     MIN_SEATS,
