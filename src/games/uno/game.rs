@@ -618,7 +618,17 @@ impl Uno {
         let color = self.check_play(seat, card, color)?;
         self.jump_window = None;
         self.drawn = None;
+        let before = self.top();
         self.put_down(seat, card, color);
+        // Players keep wilds for need: a wild played while the next seat is not about to go
+        // out suggests nothing else fitted.
+        if let (true, Some(top), Some(lacks)) = (
+            card.is_wild() && self.hand_len(self.next_seat(seat)) > 1,
+            before,
+            self.lacks.get_mut(seat),
+        ) {
+            lacks.played_wild(top.card, top.color);
+        }
         events.push(UnoEvent::Played { seat, card, color });
         self.resolve(seat, card, events);
         Ok(())

@@ -76,7 +76,17 @@ impl Lacks {
     /// The seat draws by choice with `top` showing the colour `color` in play: none of its cards
     /// fits. What was known of its older cards still holds if no card has come since.
     pub fn drew_by_choice(&mut self, top: Card, color: Color) {
-        let now = color_bit(color) | symbol_bit(top.symbol()) | WILD_BITS;
+        self.learn(color_bit(color) | symbol_bit(top.symbol()) | WILD_BITS);
+    }
+
+    /// The seat played a wild on `top` (the colour `color` in play), though it keeps wilds for
+    /// need: the cards it still holds likely hold none of that colour or symbol.
+    pub fn played_wild(&mut self, top: Card, color: Color) {
+        self.learn(color_bit(color) | (symbol_bit(top.symbol()) & !WILD_BITS));
+    }
+
+    /// A new fact about every card held now; the older one still holds if no card came since.
+    fn learn(&mut self, now: u32) {
         self.kinds = if self.fresh == 0 {
             self.kinds | now
         } else {
@@ -167,6 +177,18 @@ mod tests {
         lacks.drew_by_choice(card("G2"), Color::Green);
         assert!(lacks.allows(card("R1")), "the drawn card may have been red");
         assert!(!lacks.allows(card("G1")));
+    }
+
+    #[test]
+    fn a_wild_played_suggests_the_rest_lacks_the_colour_and_symbol_but_not_wilds() {
+        let mut lacks = Lacks::NONE;
+        lacks.played_wild(card("B4"), Color::Blue);
+        assert!(!lacks.allows(card("B1")) && !lacks.allows(card("G4")));
+        assert!(lacks.allows(card("W4")) && lacks.allows(card("G1")));
+        // On a wild, only the colour named.
+        let mut lacks = Lacks::NONE;
+        lacks.played_wild(Card::WILD, Color::Yellow);
+        assert!(!lacks.allows(card("Y1")) && lacks.allows(card("W")));
     }
 
     #[test]
