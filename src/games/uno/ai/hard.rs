@@ -370,6 +370,23 @@ mod tests {
     }
 
     #[test]
+    fn inferred_lacks_come_from_public_actions_only() {
+        // The same public actions on both deals: every seat draws once. What the table infers
+        // from the draws is the same, whatever the hidden cards.
+        let (mut a, mut b) = twin_deals();
+        for seat in 0..4 {
+            a.apply(seat, &UnoAction::Draw).unwrap();
+            b.apply(seat, &UnoAction::Draw).unwrap();
+        }
+        assert_ne!(a.hand(2), b.hand(2));
+        let (ia, ib) = (InfoSet::of(&a, 0), InfoSet::of(&b, 0));
+        assert!(ia.lacks.iter().all(|l| l.is_known()));
+        assert_eq!(ia, ib);
+        let (sa, sb) = (search(&ia, limits(200), 4), search(&ib, limits(200), 4));
+        assert_eq!(sa, sb);
+    }
+
+    #[test]
     fn determinisations_keep_every_public_fact() {
         let (a, _) = twin_deals();
         let info = InfoSet::of(&a, 0);
@@ -448,5 +465,19 @@ mod tests {
             assert_eq!(guess.hand_len(2), 7);
             assert_eq!(guess.deck_count(), info.deck_count);
         }
+        // Two cards taken since may be anything: at most two red, wild or 5, and sometimes some.
+        info.lacks[2].took(2);
+        let mut ruled_out_seen = 0;
+        for _ in 0..50 {
+            let guess = info.determinise(&unseen, &mut rng);
+            let ruled_out = guess
+                .hand(2)
+                .iter()
+                .filter(|&&c| !info.lacks[2].allows(c))
+                .count();
+            assert!(ruled_out <= 2);
+            ruled_out_seen += ruled_out;
+        }
+        assert!(ruled_out_seen > 0);
     }
 }
