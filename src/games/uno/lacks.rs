@@ -44,7 +44,11 @@ impl Lacks {
     /// Whether `card` may be among the seat's older cards.
     pub fn allows(self, card: Card) -> bool {
         let bits = card.color().map_or(0, color_bit) | symbol_bit(card.symbol());
-        let bits = if card.is_wild() { bits | WILD_BITS } else { bits };
+        let bits = if card.is_wild() {
+            bits | WILD_BITS
+        } else {
+            bits
+        };
         self.kinds & bits == 0
     }
 

@@ -19,11 +19,11 @@ pub use action::{Outcome, UnoAction, UnoError, UnoEvent};
 pub use ai::Level;
 pub use card::{full_deck, Card, CardCodeError, Color, Symbol, DISTINCT_CARDS};
 pub use deck::{check_deck, DeckSource};
-pub use lacks::Lacks;
 pub use game::{
     Direction, JumpWindow, Played, Shout, Status, Uno, HAND_SIZE, MAX_SEATS, MAX_SHOUT_CHARS,
     MIN_SEATS,
 };
+pub use lacks::Lacks;
 pub use options::Rules;
 pub use turn::{UnoGame, UnoOptions, OUT_OF_CARDS};
 pub use view::{CardFace, HandCard, HandCount, JumpWindowView, Message, ShoutSeen, UnoView};
