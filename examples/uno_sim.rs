@@ -160,6 +160,10 @@ fn main() {
             }
             None => unfinished += 1,
         }
+        // Slow (`hard`) runs report as they go, so a run cut short still says something.
+        if args.level == Level::Hard && (g + 1) % 100 == 0 {
+            eprintln!("after {} games: {wins} wins", g + 1);
+        }
     }
     let secs = start.elapsed().as_secs_f64();
     let n = args.games as f64;

@@ -92,7 +92,7 @@ impl Symbol {
     }
 
     /// Seed 000's `Content` order: 0–9, Reverse, Skip, +2, Wild, +4.
-    fn seed_rank(self) -> u8 {
+    pub(super) fn seed_rank(self) -> u8 {
         match self {
             Symbol::Number(n) => n,
             Symbol::Reverse => 10,

@@ -21,6 +21,7 @@ use utoipa::ToSchema;
 use super::action::{Outcome, UnoAction, UnoError, UnoEvent};
 use super::card::{full_deck, Card, Color, Symbol};
 use super::deck::{check_deck, seed_of_deck, DeckRng, DeckSource};
+use super::lacks::Lacks;
 use super::options::Rules;
 
 /// Cards dealt to every seat.
@@ -115,10 +116,10 @@ pub struct Uno {
     jump_window: Option<JumpWindow>,
     /// Seats that have shouted since they last played or drew.
     shouted: Vec<bool>,
-    /// Public knowledge per seat: colours (bit `Color::index`) it lacked when it last drew by
-    /// choice, until it plays that colour or takes a penalty.
+    /// Public inference per seat: what it lacked when it last drew by choice, and how many of
+    /// its cards came since (see [`Lacks`]). Empty in states saved before it existed.
     #[serde(default)]
-    voids: Vec<u8>,
+    lacks: Vec<Lacks>,
     shouts: VecDeque<Shout>,
     log: VecDeque<UnoEvent>,
     rng: DeckRng,
@@ -137,7 +138,7 @@ pub(super) struct Parts {
     pub pending_draw: u16,
     pub drawn: Option<Card>,
     pub jump_window: Option<JumpWindow>,
-    pub voids: Vec<u8>,
+    pub lacks: Vec<Lacks>,
     pub rng_seed: u64,
 }
 
@@ -198,7 +199,7 @@ impl Uno {
             drawn: None,
             jump_window: None,
             shouted: vec![false; seats],
-            voids: vec![0; seats],
+            lacks: vec![Lacks::NONE; seats],
             shouts: VecDeque::new(),
             log: VecDeque::with_capacity(LOG_LEN),
             rng,
@@ -260,7 +261,7 @@ impl Uno {
             drawn: parts.drawn,
             jump_window: parts.jump_window,
             shouted: vec![false; seats],
-            voids: parts.voids,
+            lacks: parts.lacks,
             shouts: VecDeque::new(),
             log: VecDeque::new(),
             rng: DeckRng::new(parts.rng_seed),
@@ -352,15 +353,25 @@ impl Uno {
         self.shouts.iter()
     }
 
-    /// Whether `seat` is known to lack `color`: it drew by choice with that colour in play and
-    /// has neither played it nor taken a penalty since (public knowledge).
+    /// Whether `seat` is inferred to hold no card of `color` at all: it drew by choice with that
+    /// colour in play and every card it took since has been played (public knowledge).
     pub fn known_void(&self, seat: usize, color: Color) -> bool {
         self.voids_of(seat) & (1 << color.index()) != 0
     }
 
     /// [`Uno::known_void`] for every colour as bits (`1 << Color::index`).
     pub fn voids_of(&self, seat: usize) -> u8 {
-        self.voids.get(seat).copied().unwrap_or(0)
+        let lacks = self.lacks_of(seat);
+        if lacks.free_cards(self.hand_len(seat)) == 0 {
+            lacks.colors()
+        } else {
+            0
+        }
+    }
+
+    /// What the table infers `seat`'s cards lack (public knowledge).
+    pub fn lacks_of(&self, seat: usize) -> Lacks {
+        self.lacks.get(seat).copied().unwrap_or(Lacks::NONE)
     }
 
     pub fn has_shouted(&self, seat: usize) -> bool {
@@ -607,7 +618,17 @@ impl Uno {
         let color = self.check_play(seat, card, color)?;
         self.jump_window = None;
         self.drawn = None;
+        let before = self.top();
         self.put_down(seat, card, color);
+        // Players keep wilds for need: a wild played while the next seat is not about to go
+        // out suggests nothing else fitted.
+        if let (true, Some(top), Some(lacks)) = (
+            card.is_wild() && self.hand_len(self.next_seat(seat)) > 1,
+            before,
+            self.lacks.get_mut(seat),
+        ) {
+            lacks.played_wild(top.card, top.color);
+        }
         events.push(UnoEvent::Played { seat, card, color });
         self.resolve(seat, card, events);
         Ok(())
@@ -664,10 +685,11 @@ impl Uno {
         let hand = &mut self.hands[seat];
         let at = hand.iter().position(|&c| c == card).expect("checked");
         hand.remove(at);
+        let left = hand.len();
         self.discard.push(Played { card, color });
         self.shouted[seat] = false;
-        if let (Some(own), Some(v)) = (card.color(), self.voids.get_mut(seat)) {
-            *v &= !(1 << own.index());
+        if let Some(lacks) = self.lacks.get_mut(seat) {
+            lacks.put_down(card, left);
         }
     }
 
@@ -719,7 +741,6 @@ impl Uno {
                 } else {
                     4
                 };
-                self.note_penalty(next);
                 self.draw_cards(next, count, true, events);
                 events.push(UnoEvent::Skipped { seat: next });
                 self.turn = self.next_seat(next);
@@ -787,13 +808,12 @@ impl Uno {
         self.shouted[seat] = false;
         if self.pending_draw > 0 {
             let total = std::mem::take(&mut self.pending_draw);
-            self.note_penalty(seat);
             self.draw_cards(seat, total, true, events);
             self.turn = self.next_seat(seat);
             return Ok(());
         }
-        if let (Some(top), Some(v)) = (self.top(), self.voids.get_mut(seat)) {
-            *v |= 1 << top.color.index();
+        if let (Some(top), Some(lacks)) = (self.top(), self.lacks.get_mut(seat)) {
+            lacks.drew_by_choice(top.card, top.color);
         }
         let card = self.draw_cards(seat, 1, false, events);
         match card {
@@ -803,13 +823,6 @@ impl Uno {
             _ => self.turn = self.next_seat(seat),
         }
         Ok(())
-    }
-
-    /// Cards taken as a penalty may hold any colour: forget what the seat lacked.
-    fn note_penalty(&mut self, seat: usize) {
-        if let Some(v) = self.voids.get_mut(seat) {
-            *v = 0;
-        }
     }
 
     fn pass(&mut self, seat: usize, events: &mut Vec<UnoEvent>) -> Result<(), UnoError> {
@@ -862,6 +875,9 @@ impl Uno {
             self.insert_in_hand(seat, card);
             last = Some(card);
             taken += 1;
+        }
+        if let Some(lacks) = self.lacks.get_mut(seat) {
+            lacks.took(taken);
         }
         if taken > 0 {
             events.push(UnoEvent::Drew {

@@ -7,6 +7,7 @@ pub mod ai;
 mod card;
 mod deck;
 mod game;
+mod lacks;
 mod options;
 mod turn;
 mod view;
@@ -22,6 +23,7 @@ pub use game::{
     Direction, JumpWindow, Played, Shout, Status, Uno, HAND_SIZE, MAX_SEATS, MAX_SHOUT_CHARS,
     MIN_SEATS,
 };
+pub use lacks::Lacks;
 pub use options::Rules;
 pub use turn::{UnoGame, UnoOptions, OUT_OF_CARDS};
 pub use view::{CardFace, HandCard, HandCount, JumpWindowView, Message, ShoutSeen, UnoView};

@@ -2,6 +2,7 @@
 
 use super::card::{full_deck, Card, Color};
 use super::game::{Direction, Parts, Played, Uno};
+use super::lacks::Lacks;
 use super::options::Rules;
 
 pub(super) fn cards(codes: &str) -> Vec<Card> {
@@ -109,7 +110,7 @@ impl Table<'_> {
             pending_draw: 0,
             drawn: None,
             jump_window: None,
-            voids: vec![0; seats],
+            lacks: vec![Lacks::NONE; seats],
             rng_seed: 7,
         })
     }
@@ -1066,4 +1067,86 @@ fn views_differ_only_by_what_a_seat_may_see() {
         a.seat_view(1).hand.unwrap().iter().all(|c| !c.playable),
         "not seat 1's turn"
     );
+}
+
+// ----- what the table knows of hidden hands ------------------------------------------------
+
+#[test]
+fn a_draw_by_choice_does_not_prove_a_void_in_the_card_drawn() {
+    // Seat 0 holds no red and no 3, draws by choice, and takes R7: the table cannot say it
+    // lacks red any more.
+    let mut game = Table {
+        hands: &["B1 B2", "G1 G2 G3"],
+        discard: &["R3"],
+        deck_top: "R7 B9",
+        turn: 0,
+        direction: Direction::Clockwise,
+        rules: Rules::default(),
+        rest_to_discard: false,
+    }
+    .build();
+    game.apply(0, &UnoAction::Draw).unwrap();
+    assert!(game.hand(0).contains(&"R7".parse().unwrap()));
+    assert!(!game.known_void(0, Color::Red));
+    // Seat 1 draws by choice too, with red still in play: B9 is not red, but the table does
+    // not see it either.
+    game.apply(1, &UnoAction::Draw).unwrap();
+    assert!(!game.known_void(1, Color::Red));
+}
+
+#[test]
+fn lacks_cover_the_cards_held_at_the_draw_and_count_the_ones_after() {
+    let mut game = Table {
+        hands: &["B1 B2 G5", "G1 G2 G3"],
+        discard: &["R3"],
+        deck_top: "R7 B9 Y4 Y5",
+        turn: 0,
+        direction: Direction::Clockwise,
+        rules: Rules::default(),
+        rest_to_discard: false,
+    }
+    .build();
+    game.apply(0, &UnoAction::Draw).unwrap();
+    let lacks = game.lacks_of(0);
+    assert_eq!(lacks.free_cards(game.hand_len(0)), 1);
+    for code in ["R1", "B3", "W", "W4"] {
+        assert!(!lacks.allows(code.parse().unwrap()), "{code}");
+    }
+    assert!(lacks.allows("B1".parse().unwrap()));
+    // Seat 1 draws too; seat 0 then plays R7, which can only be the card it drew: the cards
+    // left are the ones it held at the draw, so they lack red again.
+    game.apply(1, &UnoAction::Draw).unwrap();
+    game.apply(
+        0,
+        &UnoAction::Play {
+            card: "R7".parse().unwrap(),
+            color: None,
+        },
+    )
+    .unwrap();
+    assert_eq!(game.lacks_of(0).free_cards(game.hand_len(0)), 0);
+    assert!(game.known_void(0, Color::Red));
+    // A penalty adds cards that may be anything, without forgetting the older ones.
+    let mut game = Table {
+        hands: &["B1 B2 B3", "G1 G2 RD2"],
+        discard: &["R3"],
+        deck_top: "Y1 Y2 Y3",
+        turn: 0,
+        direction: Direction::Clockwise,
+        rules: Rules::default(),
+        rest_to_discard: false,
+    }
+    .build();
+    game.apply(0, &UnoAction::Draw).unwrap();
+    game.apply(
+        1,
+        &UnoAction::Play {
+            card: "RD2".parse().unwrap(),
+            color: None,
+        },
+    )
+    .unwrap();
+    let lacks = game.lacks_of(0);
+    assert_eq!(lacks.free_cards(game.hand_len(0)), 3);
+    assert!(lacks.lacks_color(Color::Red));
 }

@@ -15,6 +15,7 @@ use serde::Serialize;
 use super::super::action::{Outcome, UnoAction, UnoEvent};
 use super::super::card::{full_deck, Card};
 use super::super::game::{Direction, JumpWindow, Parts, Played, Uno};
+use super::super::lacks::Lacks;
 use super::super::options::Rules;
 use super::normal;
 
@@ -39,8 +40,8 @@ pub struct InfoSet {
     /// The card this seat just drew under `draw_then_play` (its own knowledge).
     pub drawn: Option<Card>,
     pub jump_window: Option<JumpWindow>,
-    /// Colours each seat is publicly known to lack ([`Uno::voids_of`]).
-    pub voids: Vec<u8>,
+    /// What each seat is publicly inferred to lack ([`Uno::lacks_of`]).
+    pub lacks: Vec<Lacks>,
 }
 
 impl InfoSet {
@@ -59,7 +60,7 @@ impl InfoSet {
             pending_draw: game.pending_draw(),
             drawn: if turn == seat { game.drawn() } else { None },
             jump_window: game.jump_window(),
-            voids: (0..game.seats()).map(|s| game.voids_of(s)).collect(),
+            lacks: (0..game.seats()).map(|s| game.lacks_of(s)).collect(),
         }
     }
 
@@ -84,12 +85,17 @@ impl InfoSet {
         let mut pool = unseen.to_vec();
         pool.shuffle(rng);
         let mut hands = vec![Vec::new(); self.hand_counts.len()];
-        // Seats known to lack colours are dealt first, from the cards they can hold.
-        let mut order: Vec<usize> = (0..hands.len()).filter(|&s| s != self.seat).collect();
-        order.sort_by_key(|&s| std::cmp::Reverse(self.voids.get(s).copied().unwrap_or(0) != 0));
-        for s in order {
-            let voids = self.voids.get(s).copied().unwrap_or(0);
-            hands[s] = take_cards(&mut pool, self.hand_counts[s], voids);
+        // The cards a seat held when it drew by choice are dealt first, from the cards it is
+        // inferred to lack none of; then the cards that may be anything.
+        let others = (0..hands.len()).filter(|&s| s != self.seat);
+        for s in others.clone() {
+            let lacks = self.lacks_of(s);
+            let older = self.hand_counts[s] - lacks.free_cards(self.hand_counts[s]);
+            hands[s] = take_cards(&mut pool, older, lacks);
+        }
+        for s in others {
+            let missing = self.hand_counts[s] - hands[s].len();
+            hands[s].extend(pool.drain(pool.len() - missing..));
             hands[s].sort_by_key(|c| c.seed_order());
         }
         hands[self.seat] = self.hand.clone();
@@ -104,28 +110,30 @@ impl InfoSet {
             pending_draw: self.pending_draw,
             drawn: self.drawn,
             jump_window: self.jump_window,
-            voids: self.voids.clone(),
+            lacks: self.lacks.clone(),
             rng_seed: rng.gen(),
         })
     }
 }
 
-/// Takes `count` cards from the end of the shuffled `pool`, skipping colours in `voids`
-/// (bits of `Color::index`) while other cards remain.
-fn take_cards(pool: &mut Vec<Card>, count: usize, voids: u8) -> Vec<Card> {
-    let fits = |c: &Card| {
-        c.color()
-            .is_none_or(|color| voids & (1 << color.index()) == 0)
-    };
-    let mut hand = Vec::with_capacity(count);
+impl InfoSet {
+    fn lacks_of(&self, seat: usize) -> Lacks {
+        self.lacks.get(seat).copied().unwrap_or(Lacks::NONE)
+    }
+}
+
+/// Takes `count` cards from the end of the shuffled `pool`, skipping cards `lacks` rules out
+/// while other cards remain.
+fn take_cards(pool: &mut Vec<Card>, count: usize, lacks: Lacks) -> Vec<Card> {
+    let mut hand = Vec::with_capacity(count + 4);
     let mut i = pool.len();
     while hand.len() < count && i > 0 {
         i -= 1;
-        if voids == 0 || fits(&pool[i]) {
+        if lacks.allows(pool[i]) {
             hand.push(pool.swap_remove(i));
         }
     }
-    // Not enough cards of the other colours: the rest at random (the void was only a guess).
+    // Not enough cards of other kinds: the rest at random (the inference was only likely).
     while hand.len() < count {
         hand.push(pool.pop().expect("the pool holds every hidden card"));
     }
@@ -362,6 +370,23 @@ mod tests {
     }
 
     #[test]
+    fn inferred_lacks_come_from_public_actions_only() {
+        // The same public actions on both deals: every seat draws once. What the table infers
+        // from the draws is the same, whatever the hidden cards.
+        let (mut a, mut b) = twin_deals();
+        for seat in 0..4 {
+            a.apply(seat, &UnoAction::Draw).unwrap();
+            b.apply(seat, &UnoAction::Draw).unwrap();
+        }
+        assert_ne!(a.hand(2), b.hand(2));
+        let (ia, ib) = (InfoSet::of(&a, 0), InfoSet::of(&b, 0));
+        assert!(ia.lacks.iter().all(|l| l.is_known()));
+        assert_eq!(ia, ib);
+        let (sa, sb) = (search(&ia, limits(200), 4), search(&ib, limits(200), 4));
+        assert_eq!(sa, sb);
+    }
+
+    #[test]
     fn determinisations_keep_every_public_fact() {
         let (a, _) = twin_deals();
         let info = InfoSet::of(&a, 0);
@@ -428,7 +453,7 @@ mod tests {
     fn a_seat_known_to_lack_a_colour_is_dealt_none_of_it() {
         let (a, _) = twin_deals();
         let mut info = InfoSet::of(&a, 0);
-        info.voids[2] = 1 << super::super::super::card::Color::Red.index();
+        info.lacks[2].drew_by_choice("R5".parse().unwrap(), super::super::super::card::Color::Red);
         let unseen = info.unseen();
         let mut rng = ChaCha8Rng::seed_from_u64(2);
         for _ in 0..20 {
@@ -440,5 +465,19 @@ mod tests {
             assert_eq!(guess.hand_len(2), 7);
             assert_eq!(guess.deck_count(), info.deck_count);
         }
+        // Two cards taken since may be anything: at most two red, wild or 5, and sometimes some.
+        info.lacks[2].took(2);
+        let mut ruled_out_seen = 0;
+        for _ in 0..50 {
+            let guess = info.determinise(&unseen, &mut rng);
+            let ruled_out = guess
+                .hand(2)
+                .iter()
+                .filter(|&&c| !info.lacks[2].allows(c))
+                .count();
+            assert!(ruled_out <= 2);
+            ruled_out_seen += ruled_out;
+        }
+        assert!(ruled_out_seen > 0);
     }
 }
