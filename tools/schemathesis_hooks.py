@@ -15,6 +15,11 @@
 - Fuzzing `end`, `resign` or `join` uses up a game (it ends, or its open seat is taken), after which
   every move on it is refused and a run learns nothing: those requests get a game created for them,
   and the other routes get a game that is still being played (a new one when none is left).
+- What a schema cannot say is made plausible, so valid data is not refused for it: a schema-valid
+  UNO `deck` becomes the real 108-card deck (without a seed beside it), and a poker card repeated
+  among the hands becomes one not yet used. Data that breaks the schema is left as it is, so the
+  negative cases stay negative.
+- AI asks think briefly (the run learns nothing more from 10 s thinks).
 """
 
 import os
@@ -235,10 +240,64 @@ def _no_registered_names(case) -> None:
 AI_THINK_MS = 200
 
 
+UNO_CARD = re.compile(r"^([RYGBrygb]([0-9]|[SRsr]|[Dd]2)|[Ww]4?)$")
+POKER_CARD = re.compile(r"^(([2-9TtJjQqKkAa]|10)[SHDCshdc]|[Jj][Kk])$")
+UNO_DECK = [c + s for c in "RYGB" for s in ["0"] + [str(n) for n in range(1, 10)] * 2 + ["S", "R", "D2"] * 2] + ["W"] * 4 + ["W4"] * 4
+POKER_DECK = [r + s for r in "23456789TJQKA" for s in "SHDC"]
+
+
+def _a_real_uno_deck(case) -> None:
+    """A schema-valid `deck` (108 card codes) is nearly never the 108-card deck, which the rules
+    demand but a schema cannot say: such a deck becomes a real shuffled one, and a seed given
+    beside it is dropped (one or the other). A deck that breaks the schema stays as it is."""
+    body = case.body if isinstance(case.body, dict) else {}
+    deck = body.get("deck")
+    if isinstance(deck, list) and len(deck) == 108 and all(isinstance(c, str) and UNO_CARD.match(c) for c in deck):
+        body["deck"] = RNG.sample(UNO_DECK, len(UNO_DECK))
+        body.pop("seed", None)
+
+
+def _poker_card(code: str) -> str:
+    code = code.upper()
+    return "T" + code[2] if code.startswith("10") else code
+
+
+def _distinct_poker_cards(hands: list) -> None:
+    """A card twice among the hands (one deck holds each once; jokers five times) is refused, and
+    a schema cannot say so: repeats of a valid code become cards not yet used. Anything else,
+    valid or not, stays as it is."""
+    used: set[str] = set()
+    jokers = 0
+    for hand in hands:
+        for i, code in enumerate(hand if isinstance(hand, list) else []):
+            if not isinstance(code, str) or not POKER_CARD.match(code):
+                continue
+            if _poker_card(code) == "JK":
+                jokers += 1
+                if jokers <= 5:
+                    continue
+            if _poker_card(code) in used or _poker_card(code) == "JK":
+                code = RNG.choice([c for c in POKER_DECK if c not in used])
+                hand[i] = code
+            used.add(_poker_card(code))
+
+
+def _plausible_cards(case) -> None:
+    body = case.body if isinstance(case.body, dict) else {}
+    if case.path == "/v1/poker/compare" and isinstance(body.get("hands"), list):
+        _distinct_poker_cards(body["hands"])
+    elif case.path == "/v1/poker/evaluate" and isinstance(body.get("cards"), list):
+        _distinct_poker_cards([body["cards"]])
+    elif case.path == "/v1/uno/games":
+        _a_real_uno_deck(case)
+
+
 @schemathesis.hook
 def before_call(context, case, kwargs):
     if case.method.upper() == "POST" and CREATE.match(case.path) and not (case.headers or {}).get("Authorization"):
         _no_registered_names(case)
+    if case.method.upper() == "POST":
+        _plausible_cards(case)
     if case.path.endswith("/ai-move") and isinstance(case.body, dict):
         think = case.body.get("time_ms")
         if isinstance(think, int) and not isinstance(think, bool) and think > AI_THINK_MS:

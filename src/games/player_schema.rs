@@ -28,8 +28,16 @@ fn name(nullable: bool) -> ObjectBuilder {
         .pattern(Some(NAME_PATTERN))
 }
 
-fn only(values: &[Value]) -> ObjectBuilder {
-    ObjectBuilder::new().enum_values(Some(values.iter().cloned()))
+/// A boolean (or null, when `nullable`) that must be one of `values`.
+fn only(values: &[Value], nullable: bool) -> ObjectBuilder {
+    let kind = if nullable {
+        SchemaType::from_iter([Type::Boolean, Type::Null])
+    } else {
+        SchemaType::new(Type::Boolean)
+    };
+    ObjectBuilder::new()
+        .schema_type(kind)
+        .enum_values(Some(values.iter().cloned()))
 }
 
 fn shape(title: &str, description: &str) -> ObjectBuilder {
@@ -43,7 +51,7 @@ fn shape(title: &str, description: &str) -> ObjectBuilder {
 impl PartialSchema for PlayerSpec {
     fn schema() -> RefOr<Schema> {
         let no_ai = || ObjectBuilder::new().schema_type(Type::Null);
-        let not_open = || only(&[json!(false), Value::Null]);
+        let not_open = || only(&[json!(false), Value::Null], true);
         let human = shape("Human", "A human player's seat (1–32 characters).")
             .property("name", name(false).examples([json!("alice")]))
             .required("name")
@@ -55,7 +63,7 @@ impl PartialSchema for PlayerSpec {
             .property("name", name(true))
             .property("open", not_open());
         let open = shape("Open", "A seat somebody joins later with `POST …/join`.")
-            .property("open", only(&[json!(true)]))
+            .property("open", only(&[json!(true)], false))
             .required("open")
             .property("ai", no_ai())
             .property("name", ObjectBuilder::new().schema_type(Type::Null));
