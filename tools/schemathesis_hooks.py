@@ -277,7 +277,10 @@ def _distinct_poker_cards(hands: list) -> None:
                 if jokers <= 5:
                     continue
             if _poker_card(code) in used or _poker_card(code) == "JK":
-                code = RNG.choice([c for c in POKER_DECK if c not in used])
+                unused = [c for c in POKER_DECK if c not in used]
+                if not unused:
+                    return  # more cards than a deck holds: rightly refused
+                code = RNG.choice(unused)
                 hand[i] = code
             used.add(_poker_card(code))
 
