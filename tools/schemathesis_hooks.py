@@ -173,6 +173,21 @@ def _use_a_real_game(case, kind: str) -> None:
     if case.headers is None:
         case.headers = {}
     case.headers["Authorization"] = "Bearer " + RNG.choice(GAMES[kind][game_id])
+    if "If-Match" in case.headers:
+        _the_current_version(case, kind, game_id)
+
+
+def _the_current_version(case, kind: str, game_id: str) -> None:
+    """A random `If-Match` is always stale (412) or malformed (400): where the request says one,
+    it names the game's current version, so the request reaches the rules."""
+    try:
+        version = requests.get(f"{BASE}/v1/{kind}/games/{game_id}", timeout=10).json().get("version")
+    except (requests.RequestException, ValueError):
+        version = None
+    if isinstance(version, int):
+        case.headers["If-Match"] = f'"{version}"'
+    else:
+        del case.headers["If-Match"]
 
 
 def _use_a_real_deck(case) -> None:
