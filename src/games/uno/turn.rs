@@ -5,7 +5,7 @@
 
 use std::ops::RangeInclusive;
 
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::ai::{self, Level, Limits};
@@ -14,6 +14,7 @@ use crate::games::{
     AiBudget, AiChoice, AiLevel, EndReason, GameResult, PlayerSpec, RuleError, Seat, SeatKind,
     TurnGame,
 };
+use crate::seed::Seed;
 
 /// UNO's reason for an ending: a seat played its last card.
 pub const OUT_OF_CARDS: EndReason = EndReason::named("out_of_cards");
@@ -33,9 +34,7 @@ pub struct UnoOptions {
     pub rules: Rules,
     /// Shuffles the deck reproducibly: a u64, as a JSON number or a decimal string (numbers
     /// above 2^53 lose precision in many JSON clients). Never shown again. Not with `deck`.
-    #[serde(default, deserialize_with = "seed_from_number_or_string")]
-    #[schema(value_type = Option<String>, example = "42")]
-    pub seed: Option<u64>,
+    pub seed: Option<Seed>,
     /// An explicit deck instead of a shuffle: the 108 cards, top first (replays, puzzles,
     /// tests). 422 unless it is exactly the 108-card deck. Not with `seed`.
     #[schema(min_items = 108, max_items = 108)]
@@ -44,26 +43,6 @@ pub struct UnoOptions {
     pub auto_ai: Option<bool>,
     /// `false`: wait for `POST …/start` even when every seat is taken (default true).
     pub start: Option<bool>,
-}
-
-fn seed_from_number_or_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Given {
-        Number(u64),
-        Text(String),
-    }
-    match Option::<Given>::deserialize(d)? {
-        None => Ok(None),
-        Some(Given::Number(n)) => Ok(Some(n)),
-        Some(Given::Text(text)) => text.trim().parse().map(Some).map_err(|_| {
-            serde::de::Error::custom(format!(
-                "seed must be a whole number 0 to {}, not {:?}",
-                u64::MAX,
-                text.chars().take(30).collect::<String>()
-            ))
-        }),
-    }
 }
 
 /// An UNO table as the server stores it. The engine state holds every hand and the deck order;
@@ -166,7 +145,7 @@ impl TurnGame for UnoGame {
     }
 
     fn new(options: &UnoOptions, seats: &[SeatKind], seed: u64) -> Result<Self, RuleError> {
-        let source = match (&options.deck, options.seed) {
+        let source = match (&options.deck, options.seed.map(|s| s.0)) {
             (Some(_), Some(_)) => {
                 return Err(RuleError::InvalidOptions(
                     "give either a seed or a deck, not both".into(),
@@ -294,13 +273,16 @@ mod tests {
     fn a_seed_is_a_number_or_a_decimal_string() {
         let players = serde_json::json!([{"name": "a"}, {"name": "b"}]);
         let text = options(serde_json::json!({"players": players, "seed": "18446744073709551615"}));
-        assert_eq!(text.seed, Some(u64::MAX));
+        assert_eq!(text.seed, Some(Seed(u64::MAX)));
         let number = options(serde_json::json!({"players": players, "seed": 7}));
-        assert_eq!(number.seed, Some(7));
+        assert_eq!(number.seed, Some(Seed(7)));
         let bad = serde_json::from_value::<UnoOptions>(
             serde_json::json!({"players": players, "seed": "-1"}),
         );
-        assert!(bad.unwrap_err().to_string().contains("seed must be"));
+        assert!(bad
+            .unwrap_err()
+            .to_string()
+            .contains("a seed is a whole number"));
         // The road's own seed (the last argument) only counts when the options give none.
         let first_hand = |road_seed: u64| {
             let mut game = UnoGame::new(&number, &humans(2), road_seed).unwrap();
