@@ -15,14 +15,18 @@ use super::turn::{AiLevel, PlayerSpec};
 /// are trimmed, then 1–32 characters).
 const NAME_PATTERN: &str = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$";
 
-fn name(nullable: bool) -> ObjectBuilder {
+/// `kind`, or `kind` and null.
+fn typed(kind: Type, nullable: bool) -> ObjectBuilder {
     let kind = if nullable {
-        SchemaType::from_iter([Type::String, Type::Null])
+        SchemaType::from_iter([kind, Type::Null])
     } else {
-        SchemaType::new(Type::String)
+        SchemaType::new(kind)
     };
-    ObjectBuilder::new()
-        .schema_type(kind)
+    ObjectBuilder::new().schema_type(kind)
+}
+
+fn name(nullable: bool) -> ObjectBuilder {
+    typed(Type::String, nullable)
         .min_length(Some(1))
         .max_length(Some(32))
         .pattern(Some(NAME_PATTERN))
@@ -30,14 +34,7 @@ fn name(nullable: bool) -> ObjectBuilder {
 
 /// A boolean (or null, when `nullable`) that must be one of `values`.
 fn only(values: &[Value], nullable: bool) -> ObjectBuilder {
-    let kind = if nullable {
-        SchemaType::from_iter([Type::Boolean, Type::Null])
-    } else {
-        SchemaType::new(Type::Boolean)
-    };
-    ObjectBuilder::new()
-        .schema_type(kind)
-        .enum_values(Some(values.iter().cloned()))
+    typed(Type::Boolean, nullable).enum_values(Some(values.iter().cloned()))
 }
 
 fn shape(title: &str, description: &str) -> ObjectBuilder {
