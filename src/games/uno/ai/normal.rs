@@ -9,6 +9,11 @@
 //! - Between cards of one kind, and for a wild's colour, it counts: the colour it holds most
 //!   of after the play, less the cards of that colour still unseen (not in its hand nor on the
 //!   discard pile), a little more if the next seat is known to lack it.
+//! - It weighs that against keeping a hand that can answer what comes: the share of the unseen
+//!   coloured cards (each a possible top card later) on which some card it keeps would fit.
+//!   This reach counts for more than one step of the kind order, so a card whose play leaves
+//!   the hand stuck on more of the cards to come waits (measured: +0.5 points, see
+//!   docs/PERFORMANCE.md).
 //! - It keeps wilds for need: with five or more cards and no threat it draws rather than
 //!   spend a wild that is its only fitting card.
 //! - It jumps in whenever it can (a card shed out of turn).
@@ -23,6 +28,12 @@ const PER_COLOR: i32 = 25;
 /// From this many cards in hand, a wild is not spent when drawing is possible.
 const SAVE_WILDS_FROM: usize = 5;
 
+/// Score of one step in the kind order.
+const KIND_STEP: i32 = 100;
+
+/// Score of a hand that fits on every unseen coloured card (one that fits on none scores 0).
+const FULL_REACH: i32 = 3_000;
+
 /// What the seat knows about colours.
 struct Counts {
     /// Coloured cards of each colour in its hand.
@@ -31,6 +42,10 @@ struct Counts {
     unseen: [i32; 4],
     /// Colours the next seat is known to lack.
     next_voids: u8,
+    /// Copies of each coloured card ([`Card::index`] below 52) neither in its hand nor face up.
+    unseen_cards: [u8; 52],
+    /// Their sum.
+    unseen_colored: i32,
 }
 
 impl Counts {
@@ -47,10 +62,22 @@ impl Counts {
                 seen[color.index()] += 1;
             }
         }
+        let mut unseen_cards = [0u8; 52];
+        for (i, n) in unseen_cards.iter_mut().enumerate() {
+            *n = Card::from_index(i).copies() as u8;
+        }
+        let held = game.hand(seat).iter();
+        for c in held.chain(game.discard().iter().map(|p| &p.card)) {
+            if let Some(n) = unseen_cards.get_mut(c.index()) {
+                *n = n.saturating_sub(1);
+            }
+        }
         Counts {
             mine,
             unseen: seen.map(|s| PER_COLOR - s),
             next_voids: game.voids_of(game.next_seat(seat)),
+            unseen_colored: unseen_cards.iter().map(|&n| i32::from(n)).sum(),
+            unseen_cards,
         }
     }
 
@@ -60,6 +87,35 @@ impl Counts {
         // makes them draw.
         let void = self.next_voids & (1 << color.index()) != 0;
         20 * mine[color.index()] - self.unseen[color.index()] + if void { 8 } else { 0 }
+    }
+
+    /// How much of what may come `kept` can answer: [`FULL_REACH`] times the share of the
+    /// unseen coloured cards on which one of its cards fits.
+    fn reach(&self, kept: impl Iterator<Item = Card>) -> i32 {
+        let (mut colors, mut symbols) = (0u8, 0u16);
+        for card in kept {
+            if card.is_wild() {
+                return FULL_REACH;
+            }
+            if let Some(color) = card.color() {
+                colors |= 1 << color.index();
+            }
+            symbols |= 1 << card.symbol().seed_rank();
+        }
+        let mut answered = 0;
+        for (i, &n) in self.unseen_cards.iter().enumerate() {
+            let top = Card::from_index(i);
+            let fits = top.color().is_some_and(|c| colors & (1 << c.index()) != 0)
+                || symbols & (1 << top.symbol().seed_rank()) != 0;
+            if fits {
+                answered += i32::from(n);
+            }
+        }
+        if self.unseen_colored == 0 {
+            0
+        } else {
+            FULL_REACH * answered / self.unseen_colored
+        }
     }
 
     fn best_color(&self, mine: &[i32; 4]) -> Color {
@@ -117,9 +173,9 @@ pub fn choose(game: &Uno, seat: usize) -> UnoAction {
     }
 }
 
-/// A score for playing `card` now, and the action (with a wild's colour). The kind of card
-/// decides first, in a fixed order (measured: a free weighing of kinds against colours lost
-/// to it); the colour left in play decides between cards of one kind.
+/// A score for playing `card` now, and the action (with a wild's colour): the kind of card in a
+/// fixed order (measured: a free weighing of kinds against colours lost to it), the colour left
+/// in play, and the reach of the cards kept.
 fn evaluate(game: &Uno, seat: usize, card: Card, counts: &Counts) -> (i32, UnoAction) {
     let hand = game.hand(seat);
     if hand.len() == 1 {
@@ -156,7 +212,14 @@ fn evaluate(game: &Uno, seat: usize, card: Card, counts: &Counts) -> (i32, UnoAc
             Symbol::WildDrawFour => 1,
         }
     };
-    let score = kind * 100_000 + counts.color_value(&mine, color);
+    // The cards kept: the hand less one copy of this one.
+    let at = hand.iter().position(|&c| c == card);
+    let kept = hand
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| Some(i) != at)
+        .map(|(_, &c)| c);
+    let score = kind * KIND_STEP + counts.color_value(&mine, color) + counts.reach(kept);
     (score, play(card, color))
 }
 
