@@ -42,41 +42,62 @@ struct Counts {
     unseen: [i32; 4],
     /// Colours the next seat is known to lack.
     next_voids: u8,
-    /// Copies of each coloured card ([`Card::index`] below 52) neither in its hand nor face up.
+    /// Copies of each coloured card ([`Card::index`] below 52) neither in its hand nor face up;
+    /// counted only when the reach can decide (more than one card fits), all 0 otherwise.
     unseen_cards: [u8; 52],
-    /// Their sum.
+    /// Their sums per colour and per symbol rank, and in all.
+    by_color: [i32; 4],
+    by_symbol: [i32; 13],
     unseen_colored: i32,
 }
 
 impl Counts {
-    fn of(game: &Uno, seat: usize) -> Counts {
+    fn of(game: &Uno, seat: usize, weigh_reach: bool) -> Counts {
         let mut mine = [0; 4];
         for c in game.hand(seat) {
             if let Some(color) = c.color() {
                 mine[color.index()] += 1;
             }
         }
+        // Copies of each coloured card in the deck: one 0 (rank 0), two of every other.
+        let mut unseen_cards = [2u8; 52];
+        for zero in unseen_cards.iter_mut().step_by(13) {
+            *zero = 1;
+        }
+        if weigh_reach {
+            for c in game.hand(seat) {
+                if let Some(n) = unseen_cards.get_mut(c.index()) {
+                    *n = n.saturating_sub(1);
+                }
+            }
+        }
         let mut seen = mine;
         for p in game.discard() {
             if let Some(color) = p.card.color() {
                 seen[color.index()] += 1;
+                if weigh_reach {
+                    let n = &mut unseen_cards[p.card.index()];
+                    *n = n.saturating_sub(1);
+                }
             }
         }
-        let mut unseen_cards = [0u8; 52];
-        for (i, n) in unseen_cards.iter_mut().enumerate() {
-            *n = Card::from_index(i).copies() as u8;
-        }
-        let held = game.hand(seat).iter();
-        for c in held.chain(game.discard().iter().map(|p| &p.card)) {
-            if let Some(n) = unseen_cards.get_mut(c.index()) {
-                *n = n.saturating_sub(1);
+        let (mut by_color, mut by_symbol) = ([0; 4], [0; 13]);
+        if weigh_reach {
+            for (i, &n) in unseen_cards.iter().enumerate() {
+                by_color[i / 13] += i32::from(n);
+                by_symbol[i % 13] += i32::from(n);
             }
+        } else {
+            // (`hard` runs `normal` in every rollout: the table is skipped when one card fits.)
+            unseen_cards = [0; 52];
         }
         Counts {
             mine,
             unseen: seen.map(|s| PER_COLOR - s),
             next_voids: game.voids_of(game.next_seat(seat)),
-            unseen_colored: unseen_cards.iter().map(|&n| i32::from(n)).sum(),
+            unseen_colored: by_color.iter().sum(),
+            by_color,
+            by_symbol,
             unseen_cards,
         }
     }
@@ -92,6 +113,9 @@ impl Counts {
     /// How much of what may come `kept` can answer: [`FULL_REACH`] times the share of the
     /// unseen coloured cards on which one of its cards fits.
     fn reach(&self, kept: impl Iterator<Item = Card>) -> i32 {
+        if self.unseen_colored == 0 {
+            return 0; // not counted (one card fits), or nothing left unseen
+        }
         let (mut colors, mut symbols) = (0u8, 0u16);
         for card in kept {
             if card.is_wild() {
@@ -102,20 +126,20 @@ impl Counts {
             }
             symbols |= 1 << card.symbol().seed_rank();
         }
+        // Unseen cards of a kept colour, plus those of a kept symbol, less those of both
+        // (coloured cards are indexed colour × 13 + symbol rank).
+        let bits = |set: u16| (0..13usize).filter(move |&b| set & (1 << b) != 0);
         let mut answered = 0;
-        for (i, &n) in self.unseen_cards.iter().enumerate() {
-            let top = Card::from_index(i);
-            let fits = top.color().is_some_and(|c| colors & (1 << c.index()) != 0)
-                || symbols & (1 << top.symbol().seed_rank()) != 0;
-            if fits {
-                answered += i32::from(n);
+        for c in bits(u16::from(colors)) {
+            answered += self.by_color[c];
+            for s in bits(symbols) {
+                answered -= i32::from(self.unseen_cards[c * 13 + s]);
             }
         }
-        if self.unseen_colored == 0 {
-            0
-        } else {
-            FULL_REACH * answered / self.unseen_colored
+        for s in bits(symbols) {
+            answered += self.by_symbol[s];
         }
+        FULL_REACH * answered / self.unseen_colored
     }
 
     fn best_color(&self, mine: &[i32; 4]) -> Color {
@@ -142,7 +166,12 @@ pub fn choose(game: &Uno, seat: usize) -> UnoAction {
         return jump_in(game, seat).unwrap_or(UnoAction::Draw);
     }
     let hand = game.hand(seat);
-    let counts = Counts::of(game, seat);
+    let fitting = hand
+        .iter()
+        .enumerate()
+        .filter(|&(i, &c)| (i == 0 || hand[i - 1] != c) && game.is_playable(seat, c))
+        .count();
+    let counts = Counts::of(game, seat, fitting > 1);
     let mut best: Option<(i32, UnoAction)> = None;
     let mut last = None;
     for &card in hand {
