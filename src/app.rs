@@ -60,6 +60,7 @@ impl Application {
                 store,
                 ai: AiPool::new(config.ai_workers(), config.ai_queue),
                 metrics: metrics.clone(),
+                loaded: Default::default(),
             },
             ai_limit: config
                 .ai_rate_per_minute

@@ -23,6 +23,8 @@ pub struct Services {
     pub store: Arc<dyn GameStore>,
     pub ai: ai_pool::AiPool,
     pub metrics: metrics::Metrics,
+    /// Games as the last request left them (`turns::LoadedGames`).
+    pub loaded: turns::LoadedGames,
 }
 
 pub type ServiceResult<T> = Result<T, ServiceError>;

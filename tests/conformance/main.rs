@@ -90,6 +90,25 @@ pub async fn state_round_trips<G: TurnGame>(app: TestApp, fixture: Fixture) {
         .get_as(&path::<G>(&game.id, ""), &game.tokens[0])
         .await;
     assert_eq!(reread.body, read.body, "another server reads the same game");
+
+    // Each server keeps the games it last served; a change made by the other one must show.
+    let answered = again
+        .post_as(
+            &path::<G>(&game.id, "moves"),
+            fixture.second.clone(),
+            &game.tokens[1],
+        )
+        .await;
+    assert_eq!(answered.status.as_u16(), 200, "{}", answered.text);
+    let first_reads = app.get_as(&path::<G>(&game.id, ""), &game.tokens[0]).await;
+    let second_reads = again
+        .get_as(&path::<G>(&game.id, ""), &game.tokens[0])
+        .await;
+    assert_eq!(first_reads.body["version"], 2, "{}", first_reads.text);
+    assert_eq!(
+        first_reads.body, second_reads.body,
+        "the first server sees the second server's move"
+    );
 }
 
 /// `view(None)` and `view(seat)`: a spectator and each seat see only what the game allows. For a

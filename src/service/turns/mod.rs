@@ -5,6 +5,7 @@
 //! ending and messages; `log` the move log and the games' reports. This module holds what they
 //! share: loading, the seat a token names, and the one way a change is saved.
 
+mod cache;
 mod log;
 mod play;
 mod seating;
@@ -15,6 +16,7 @@ use sqlx::types::Json;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+pub use cache::LoadedGames;
 pub use log::{log, report, LogItem};
 pub use play::{ai_move, create, get, play, take_back, AiMoveRequest, Read, TakeBack};
 pub use seating::{end, join, message, start, JoinRequest, Joined, MessageRequest};
@@ -89,8 +91,19 @@ struct Loaded<G> {
 
 async fn load<G: TurnGame>(svc: &Services, id: Uuid) -> ServiceResult<Loaded<G>> {
     let record = load_record::<G>(svc, id).await?;
-    let game = parse_state(&record)?;
+    let game = game_of(svc, &record)?;
     Ok(Loaded { record, game })
+}
+
+/// The rules state stored in `record`: from the cache when it holds that version, else parsed
+/// (and then cached).
+fn game_of<G: TurnGame>(svc: &Services, record: &GameRecord) -> ServiceResult<G> {
+    if let Some(game) = svc.loaded.get(&record.row) {
+        return Ok(game);
+    }
+    let game = parse_state(record)?;
+    svc.loaded.put(&record.row, &game);
+    Ok(game)
 }
 
 async fn load_record<G: TurnGame>(svc: &Services, id: Uuid) -> ServiceResult<GameRecord> {
@@ -266,6 +279,7 @@ async fn save<G: TurnGame>(
     };
     svc.store.commit(&commit).await?;
     row.state = Json(commit.state);
+    svc.loaded.put(&row, &loaded.game);
     loaded.record = GameRecord { row, seats };
     Ok(())
 }

@@ -10,8 +10,8 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::{
-    ai_seed, check_if_match, ensure_active, load, load_as_seat, load_record, missing_token,
-    parse_state, rendered, save, seat_kinds, seat_of, state_json, Change, CreatedGame, Loaded,
+    ai_seed, check_if_match, ensure_active, game_of, load, load_as_seat, load_record,
+    missing_token, rendered, save, seat_kinds, seat_of, state_json, Change, CreatedGame, Loaded,
     Outcome, SeatToken, DEFAULT_AI_TIME_MS, MAX_AI_TIME_MS,
 };
 use crate::games::{AiBudget, AiLevel, Seat, SeatKind, SeatKindWord, TurnGame};
@@ -135,6 +135,7 @@ pub async fn create<G: TurnGame>(
             at: now,
         })
         .await?;
+    svc.loaded.put(&row, &game);
     // AI seats to act first (UNO with `auto_ai`) play before the creator gets the game.
     let mut loaded = Loaded {
         record: crate::store::GameRecord {
@@ -236,7 +237,7 @@ pub async fn get<G: TurnGame>(
     if unchanged(record.row.version) {
         return Ok(Read::Unchanged(record.row.version));
     }
-    let game: G = parse_state(&record)?;
+    let game: G = game_of(svc, &record)?;
     let resource = render(&record.row, &record.seats, &game, viewer)?;
     Ok(Read::Fresh(Box::new(resource)))
 }

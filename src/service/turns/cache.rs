@@ -1,0 +1,179 @@
+//! Games as the last request on them left them, so the next request skips parsing the stored state
+//! and rebuilding the game from it (a stored Go game is its move list: without the cache a move at
+//! move 300 replays 300 moves first).
+//!
+//! An entry is keyed by the game's id and names the version and `updated_at` it holds. A version
+//! names one stored state for good (every change is a compare-and-swap that moves it), so a hit is
+//! exactly the game parsing the row would give, on one server or on several sharing a database: a
+//! change made elsewhere moves the version and the entry no longer matches.
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use chrono::{DateTime, Utc};
+use uuid::Uuid;
+
+use crate::games::TurnGame;
+use crate::store::GameRow;
+
+/// How many games the cache holds; the least recently used one goes first. A long 19×19 Go game
+/// is a few tens of KiB in memory.
+pub const CACHED_GAMES: usize = 512;
+
+pub struct LoadedGames {
+    capacity: usize,
+    inner: Mutex<Entries>,
+}
+
+#[derive(Default)]
+struct Entries {
+    by_id: HashMap<Uuid, Entry>,
+    /// A counter that orders uses, for eviction.
+    clock: u64,
+}
+
+struct Entry {
+    version: i64,
+    updated_at: DateTime<Utc>,
+    game: Arc<dyn Any + Send + Sync>,
+    used: u64,
+}
+
+impl Default for LoadedGames {
+    fn default() -> Self {
+        LoadedGames::with_capacity(CACHED_GAMES)
+    }
+}
+
+impl LoadedGames {
+    pub fn with_capacity(capacity: usize) -> Self {
+        LoadedGames {
+            capacity,
+            inner: Mutex::new(Entries::default()),
+        }
+    }
+
+    /// The game stored as `row`, if the cache holds that very version.
+    pub fn get<G: TurnGame>(&self, row: &GameRow) -> Option<G> {
+        let game = {
+            let mut entries = self.lock();
+            entries.clock += 1;
+            let now = entries.clock;
+            let entry = entries.by_id.get_mut(&row.id)?;
+            if entry.version != row.version || entry.updated_at != row.updated_at {
+                return None;
+            }
+            entry.used = now;
+            Arc::clone(&entry.game)
+        };
+        // The clone is made outside the lock: a long game's clone should not hold up other games.
+        game.downcast_ref::<G>().cloned()
+    }
+
+    /// Remembers `game` as the state stored in `row`.
+    pub fn put<G: TurnGame>(&self, row: &GameRow, game: &G) {
+        if self.capacity == 0 {
+            return;
+        }
+        let game: Arc<dyn Any + Send + Sync> = Arc::new(game.clone());
+        let mut entries = self.lock();
+        entries.clock += 1;
+        let used = entries.clock;
+        if entries.by_id.len() >= self.capacity && !entries.by_id.contains_key(&row.id) {
+            let oldest = entries
+                .by_id
+                .iter()
+                .min_by_key(|(_, entry)| entry.used)
+                .map(|(id, _)| *id);
+            if let Some(oldest) = oldest {
+                entries.by_id.remove(&oldest);
+            }
+        }
+        entries.by_id.insert(
+            row.id,
+            Entry {
+                version: row.version,
+                updated_at: row.updated_at,
+                game,
+                used,
+            },
+        );
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Entries> {
+        // A panic while the lock was held leaves nothing half-written (every change is one insert
+        // or remove), so a poisoned lock is still usable.
+        self.inner
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.lock().by_id.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::gomoku::GomokuGame;
+    use crate::games::SeatKind;
+    use serde_json::{json, Value};
+    use sqlx::types::Json;
+
+    fn row(id: u128, version: i64) -> GameRow {
+        let at = DateTime::from_timestamp(1_700_000_000, 0).unwrap();
+        GameRow {
+            id: Uuid::from_u128(id),
+            game: "gomoku".into(),
+            status: crate::games::GameStatus::Active,
+            version,
+            turn: Some(0),
+            state: Json(Value::Null),
+            result: None,
+            created_at: at,
+            updated_at: at,
+        }
+    }
+
+    fn game() -> GomokuGame {
+        let options = serde_json::from_value(json!({"players": [{"name": "a"}, {"name": "b"}]}));
+        GomokuGame::new(&options.unwrap(), &[SeatKind::Human, SeatKind::Human], 1).unwrap()
+    }
+
+    #[test]
+    fn a_hit_needs_the_same_version_and_time() {
+        let cache = LoadedGames::with_capacity(4);
+        cache.put(&row(1, 3), &game());
+        assert!(cache.get::<GomokuGame>(&row(1, 3)).is_some());
+        assert!(
+            cache.get::<GomokuGame>(&row(1, 4)).is_none(),
+            "a newer version"
+        );
+        assert!(
+            cache.get::<GomokuGame>(&row(2, 3)).is_none(),
+            "another game"
+        );
+        let mut later = row(1, 3);
+        later.updated_at += chrono::Duration::seconds(1);
+        assert!(cache.get::<GomokuGame>(&later).is_none(), "a rewritten row");
+    }
+
+    #[test]
+    fn a_full_cache_drops_the_least_recently_used_game() {
+        let cache = LoadedGames::with_capacity(2);
+        cache.put(&row(1, 0), &game());
+        cache.put(&row(2, 0), &game());
+        assert!(cache.get::<GomokuGame>(&row(1, 0)).is_some());
+        cache.put(&row(3, 0), &game());
+        assert_eq!(cache.len(), 2);
+        assert!(cache.get::<GomokuGame>(&row(1, 0)).is_some());
+        assert!(
+            cache.get::<GomokuGame>(&row(2, 0)).is_none(),
+            "used least recently"
+        );
+        assert!(cache.get::<GomokuGame>(&row(3, 0)).is_some());
+    }
+}
