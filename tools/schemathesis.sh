@@ -6,8 +6,8 @@
 #
 # A fresh seed each run, printed; replay a run with SCHEMATHESIS_SEED=<seed>. More examples per
 # operation: SCHEMATHESIS_EXAMPLES (default 100). Settings in tools/schemathesis.toml (stateful
-# links declared by the hooks; fail when an operation never gets past auth, warn when it never
-# gets past validation); tools/schemathesis_hooks.py gives the seat-token routes real games and
+# links declared by the hooks; fail when an operation never gets past auth, or never past
+# validation); tools/schemathesis_hooks.py gives the seat-token routes real games and
 # their tokens.
 # One worker: with two, schemathesis once died of an internal Python error ("AST constructor
 # recursion depth mismatch") on a run where every request had passed.

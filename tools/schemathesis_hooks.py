@@ -11,6 +11,7 @@
   real deck (with a card drawn first, so undo and reselect have one to act on): the ones the script
   created (PARLOR_FUZZ_GAMES="game/id:token:token,...", PARLOR_FUZZ_DECKS="id,...") and every one
   the run creates. Every turn game in the document is covered: its routes are found by their paths.
+  A `redo` comes after a move taken back, so that it has something to replay.
   The choices come from SCHEMATHESIS_SEED, so a run replays.
 - Fuzzing `end`, `resign` or `join` uses up a game (it ends, or its open seat is taken), after which
   every move on it is refused and a run learns nothing: those requests get a game created for them,
@@ -173,8 +174,28 @@ def _use_a_real_game(case, kind: str) -> None:
     if case.headers is None:
         case.headers = {}
     case.headers["Authorization"] = "Bearer " + RNG.choice(GAMES[kind][game_id])
+    if case.path.endswith("/redo"):
+        _something_to_redo(kind, game_id)
     if "If-Match" in case.headers:
         _the_current_version(case, kind, game_id)
+
+
+def _something_to_redo(kind: str, game_id: str) -> None:
+    """A move played and taken back first (a pass by the seat to move; then both seats ask for
+    the undo: between humans one proposes and the other agrees), so that `redo` has one to
+    replay: without it nearly every redo is a 409 and the route's real work is never fuzzed."""
+    if not BASE:
+        return
+    tokens = GAMES[kind][game_id]
+    url = f"{BASE}/v1/{kind}/games/{game_id}"
+    try:
+        turn = requests.get(url, timeout=10).json().get("turn")
+        if isinstance(turn, int) and turn < len(tokens):
+            requests.post(f"{url}/moves", json={"move": "pass"}, headers={"Authorization": "Bearer " + tokens[turn]}, timeout=10)
+        for token in tokens[:2]:
+            requests.post(f"{url}/undo", headers={"Authorization": "Bearer " + token}, timeout=10)
+    except (requests.RequestException, ValueError):
+        return
 
 
 def _the_current_version(case, kind: str, game_id: str) -> None:
