@@ -59,12 +59,10 @@ impl Counts {
                 mine[color.index()] += 1;
             }
         }
-        // Copies of each coloured card in the deck: one 0 (rank 0), two of every other.
-        let mut unseen_cards = [2u8; 52];
-        for zero in unseen_cards.iter_mut().step_by(13) {
-            *zero = 1;
-        }
+        // (`hard` runs `normal` in every rollout: the table stays empty when one card fits.)
+        let mut unseen_cards = [0u8; 52];
         if weigh_reach {
+            unseen_cards = std::array::from_fn(|i| Card::from_index(i).copies() as u8);
             for c in game.hand(seat) {
                 if let Some(n) = unseen_cards.get_mut(c.index()) {
                     *n = n.saturating_sub(1);
@@ -87,9 +85,6 @@ impl Counts {
                 by_color[i / 13] += i32::from(n);
                 by_symbol[i % 13] += i32::from(n);
             }
-        } else {
-            // (`hard` runs `normal` in every rollout: the table is skipped when one card fits.)
-            unseen_cards = [0; 52];
         }
         Counts {
             mine,
