@@ -717,7 +717,7 @@ impl GoGame {
             GoPlay::Stone(at) => {
                 self.check(color, at)?;
                 let captured = self.captured_by(color, pt(&self.board, at));
-                self.advance(turn)?;
+                self.place(turn)?;
                 events.push(GoEvent::Stone {
                     seat,
                     color: color_name(color),
@@ -726,7 +726,7 @@ impl GoGame {
                 });
             }
             GoPlay::Pass => {
-                self.advance(turn)?;
+                self.place(turn)?;
                 events.push(GoEvent::Pass {
                     seat,
                     color: color_name(color),
@@ -744,10 +744,18 @@ impl GoGame {
         if self.is_over() {
             return Err(GoError::GameOver);
         }
+        if let GoPlay::Stone(at) = turn.play {
+            self.check(turn.color, at)?;
+        }
+        self.place(turn)
+    }
+
+    /// Plays one turn that [`GoGame::check`] has passed (the live path checks it before it counts
+    /// the captures, and need not check it twice).
+    fn place(&mut self, turn: Turn) -> Result<(), GoError> {
         let Turn { color, play } = turn;
         match play {
             GoPlay::Stone(at) => {
-                self.check(color, at)?;
                 let p = pt(&self.board, at);
                 if let Err(e) = self.board.play(color, p) {
                     return Err(GoError::Illegal {
