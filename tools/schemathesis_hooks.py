@@ -137,12 +137,27 @@ def _create_game(kind: str, open_seat: bool) -> str | None:
     return created["id"]
 
 
-def _is_being_played(kind: str, game_id: str) -> bool:
+def _game(kind: str, game_id: str, token: str | None = None) -> dict:
+    """The game as a spectator (or, with `token`, its seat) sees it; empty when it cannot be read."""
+    headers = {"Authorization": "Bearer " + token} if token else {}
     try:
-        game = requests.get(f"{BASE}/v1/{kind}/games/{game_id}", timeout=10).json()
+        game = requests.get(f"{BASE}/v1/{kind}/games/{game_id}", headers=headers, timeout=10).json()
     except (requests.RequestException, ValueError):
-        return False
-    return game.get("status") == "active"
+        return {}
+    return game if isinstance(game, dict) else {}
+
+
+def _token_to_act(kind: str, game_id: str) -> str | None:
+    """The seat token of the seat to act, if it is a human seat the run holds a token for."""
+    tokens = GAMES[kind].get(game_id, [])
+    turn = _game(kind, game_id).get("turn")
+    if not isinstance(turn, int) or turn >= len(tokens) or not tokens[turn]:
+        return None
+    return tokens[turn]
+
+
+def _is_being_played(kind: str, game_id: str) -> bool:
+    return _game(kind, game_id).get("status") == "active"
 
 
 def _uses_up_the_game(case) -> bool:
@@ -186,25 +201,21 @@ def _something_to_redo(kind: str, game_id: str) -> None:
     replay: without it nearly every redo is a 409 and the route's real work is never fuzzed."""
     if not BASE:
         return
-    tokens = GAMES[kind][game_id]
     url = f"{BASE}/v1/{kind}/games/{game_id}"
     try:
-        turn = requests.get(url, timeout=10).json().get("turn")
-        if isinstance(turn, int) and turn < len(tokens):
-            requests.post(f"{url}/moves", json={"move": "pass"}, headers={"Authorization": "Bearer " + tokens[turn]}, timeout=10)
-        for token in tokens[:2]:
+        to_act = _token_to_act(kind, game_id)
+        if to_act:
+            requests.post(f"{url}/moves", json={"move": "pass"}, headers={"Authorization": "Bearer " + to_act}, timeout=10)
+        for token in GAMES[kind][game_id][:2]:
             requests.post(f"{url}/undo", headers={"Authorization": "Bearer " + token}, timeout=10)
-    except (requests.RequestException, ValueError):
+    except requests.RequestException:
         return
 
 
 def _the_current_version(case, kind: str, game_id: str) -> None:
     """A random `If-Match` is always stale (412) or malformed (400): where the request says one,
     it names the game's current version, so the request reaches the rules."""
-    try:
-        version = requests.get(f"{BASE}/v1/{kind}/games/{game_id}", timeout=10).json().get("version")
-    except (requests.RequestException, ValueError):
-        version = None
+    version = _game(kind, game_id).get("version")
     if isinstance(version, int):
         case.headers["If-Match"] = f'"{version}"'
     else:
@@ -229,24 +240,14 @@ def _as_the_seat_to_act(case, kind: str) -> None:
     if not BASE:
         return
     game_id = case.path_parameters["id"]
-    tokens = GAMES[kind].get(game_id, [])
-    try:
-        game = requests.get(f"{BASE}/v1/{kind}/games/{game_id}", timeout=10).json()
-    except (requests.RequestException, ValueError):
+    to_act = _token_to_act(kind, game_id)
+    if not to_act:
         return
-    turn = game.get("turn")
-    if not isinstance(turn, int) or turn >= len(tokens) or not tokens[turn]:
-        return
-    case.headers["Authorization"] = "Bearer " + tokens[turn]
+    case.headers["Authorization"] = "Bearer " + to_act
     if kind != "uno" or RNG.random() < 0.5:
         return
-    try:
-        view = requests.get(
-            f"{BASE}/v1/{kind}/games/{game_id}",
-            headers={"Authorization": "Bearer " + tokens[turn]},
-            timeout=10,
-        ).json()
-    except (requests.RequestException, ValueError):
+    view = _game(kind, game_id, to_act)
+    if not view:
         return
     playable = [c["code"] for c in view.get("state", {}).get("hand") or [] if c.get("playable")]
     if playable:
