@@ -24,15 +24,40 @@ impl SqliteStore {
             .journal_mode(SqliteJournalMode::Wal)
             .busy_timeout(Duration::from_secs(5))
             .foreign_keys(true);
-        let pool = SqlitePoolOptions::new()
-            .max_connections(8)
-            .acquire_timeout(Duration::from_secs(5))
-            .connect_with(options)
-            .await
-            .map_err(StoreError::from_sqlx)?;
+        let pool = connect(options).await?;
         migrate(&pool).await?;
         Ok(Self { pool })
     }
+}
+
+/// Opens the pool. Two processes starting at once on a new file race to create it: switching it
+/// to WAL takes the lock for a moment, and the loser's first connection fails with "database is
+/// locked" rather than waiting (the busy timeout does not cover it). It tries again.
+async fn connect(options: SqliteConnectOptions) -> StoreResult<SqlitePool> {
+    let mut attempt = 0;
+    loop {
+        let opened = SqlitePoolOptions::new()
+            .max_connections(8)
+            .acquire_timeout(Duration::from_secs(5))
+            .connect_with(options.clone())
+            .await;
+        match opened {
+            Ok(pool) => return Ok(pool),
+            Err(e) if attempt < 10 && is_locked(&e) => {
+                attempt += 1;
+                tracing::debug!(error = %e, attempt, "SQLite file locked while opening; retrying");
+                tokio::time::sleep(Duration::from_millis(100 * attempt)).await;
+            }
+            Err(e) => return Err(StoreError::from_sqlx(e)),
+        }
+    }
+}
+
+/// SQLITE_BUSY or SQLITE_LOCKED, in any of their extended forms.
+fn is_locked(err: &sqlx::Error) -> bool {
+    let code = err.as_database_error().and_then(|e| e.code());
+    code.and_then(|c| c.parse::<i32>().ok())
+        .is_some_and(|c| matches!(c & 0xff, 5 | 6))
 }
 
 /// SQLite has no advisory lock for sqlx's migrator to take, so two processes starting at once on a
