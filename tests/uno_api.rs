@@ -128,7 +128,7 @@ async fn stored(app: &TestApp, game: &Game) -> UnoGame {
         .await
         .unwrap()
         .expect("stored");
-    serde_json::from_value(record.row.state.0).expect("the state parses")
+    serde_json::from_str(record.row.state.0.get()).expect("the state parses")
 }
 
 fn sorted(mut cards: Vec<String>) -> Vec<String> {

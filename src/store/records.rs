@@ -1,6 +1,7 @@
 //! Rows as the store reads and writes them.
 
 use chrono::{DateTime, Utc};
+use serde_json::value::RawValue;
 use serde_json::Value;
 use sqlx::types::Json;
 use uuid::Uuid;
@@ -36,13 +37,18 @@ impl SeatRow {
     }
 }
 
+/// A game's rules state as stored: JSON text, kept as text. A request that finds the game in the
+/// cache of loaded games never parses it, and a save writes what the game serialized, so a long
+/// game's state is not built into a JSON tree and back on every move.
+pub type StoredState = Box<RawValue>;
+
 #[derive(Clone, Debug)]
 pub struct NewGame {
     pub id: Uuid,
     pub game: String,
     pub status: GameStatus,
     pub turn: Option<i32>,
-    pub state: Value,
+    pub state: StoredState,
     pub seats: Vec<SeatRow>,
     /// Players whose score this game will move; they get a score row at creation.
     pub scored_players: Vec<String>,
@@ -57,7 +63,7 @@ pub struct GameRow {
     pub status: GameStatus,
     pub version: i64,
     pub turn: Option<i32>,
-    pub state: Json<Value>,
+    pub state: Json<StoredState>,
     pub result: Option<Json<Value>>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
@@ -88,7 +94,7 @@ pub struct Commit {
     pub expected_version: i64,
     pub status: GameStatus,
     pub turn: Option<i32>,
-    pub state: Value,
+    pub state: StoredState,
     pub result: Option<Value>,
     /// The seat that acted (`None`: the server, e.g. an abort).
     pub seat: Option<i32>,

@@ -74,10 +74,12 @@ pub async fn state_round_trips<G: TurnGame>(app: TestApp, fixture: Fixture) {
         .await
         .unwrap()
         .expect("stored");
-    let parsed: G = serde_json::from_value(record.row.state.0.clone()).expect("state parses");
+    let stored: serde_json::Value =
+        serde_json::from_str(record.row.state.0.get()).expect("the state is JSON");
+    let parsed: G = serde_json::from_str(record.row.state.0.get()).expect("state parses");
     assert_eq!(
         serde_json::to_value(&parsed).unwrap(),
-        record.row.state.0,
+        stored,
         "the stored state round-trips through the game type"
     );
     let again = common::spawn_on(

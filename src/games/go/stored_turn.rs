@@ -9,15 +9,17 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::board::Color;
 use super::game::Turn;
-use super::vertex::GoPlay;
+use super::vertex::{GoPlay, ShortName};
 
 impl Serialize for Turn {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let letter = match self.color {
-            Color::Black => 'B',
-            Color::White => 'W',
-        };
-        s.collect_str(&format_args!("{letter} {}", self.play))
+        let mut text = ShortName::new();
+        text.push(match self.color {
+            Color::Black => b"B ",
+            Color::White => b"W ",
+        });
+        self.play.append_to(&mut text);
+        s.serialize_str(text.as_str())
     }
 }
 
@@ -93,6 +95,10 @@ mod tests {
             (turn(Color::Black, "D4"), "B D4"),
             (turn(Color::White, "pass"), "W pass"),
             (turn(Color::Black, "Z25"), "B Z25"),
+            (turn(Color::Black, "A1"), "B A1"),
+            (turn(Color::Black, "J10"), "B J10"),
+            // The longest stored move: eight bytes, the stack buffer's size.
+            (turn(Color::White, "resign"), "W resign"),
         ] {
             assert_eq!(serde_json::to_value(t).unwrap(), json!(text));
             assert_eq!(serde_json::from_value::<Turn>(json!(text)).unwrap(), t);

@@ -95,16 +95,58 @@ impl FromStr for Vertex {
     }
 }
 
+/// A name of a few ASCII bytes built on the stack: every stored and shown move of a game is
+/// written on every request, and the formatter machinery cost more than the JSON around it.
+#[derive(Clone, Copy)]
+pub(super) struct ShortName {
+    bytes: [u8; 8],
+    len: usize,
+}
+
+impl ShortName {
+    pub(super) fn new() -> Self {
+        ShortName {
+            bytes: [0; 8],
+            len: 0,
+        }
+    }
+
+    /// Appends ASCII bytes (at most eight in all: a colour letter, a space and `resign` fit).
+    pub(super) fn push(&mut self, text: &[u8]) {
+        self.bytes[self.len..self.len + text.len()].copy_from_slice(text);
+        self.len += text.len();
+    }
+
+    pub(super) fn as_str(&self) -> &str {
+        // Only ASCII is ever pushed.
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
+    }
+}
+
+impl Vertex {
+    /// The GTP name, `D4`.
+    pub(super) fn name(self) -> ShortName {
+        let mut name = ShortName::new();
+        name.push(&[COLUMNS[usize::from(self.col) % COLUMNS.len()]]);
+        let row = self.row + 1;
+        if row >= 10 {
+            name.push(&[b'0' + row / 10, b'0' + row % 10]);
+        } else {
+            name.push(&[b'0' + row]);
+        }
+        name
+    }
+}
+
 impl fmt::Display for Vertex {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let letter = COLUMNS[usize::from(self.col)] as char;
-        write!(f, "{letter}{}", u32::from(self.row) + 1)
+        f.write_str(self.name().as_str())
     }
 }
 
 impl Serialize for Vertex {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        s.serialize_str(self.name().as_str())
     }
 }
 
@@ -144,19 +186,32 @@ impl FromStr for GoPlay {
     }
 }
 
+impl GoPlay {
+    /// `D4`, `pass` or `resign`, appended to `name`.
+    pub(super) fn append_to(self, name: &mut ShortName) {
+        match self {
+            GoPlay::Stone(v) => name.push(v.name().as_str().as_bytes()),
+            GoPlay::Pass => name.push(b"pass"),
+            GoPlay::Resign => name.push(b"resign"),
+        }
+    }
+
+    fn name(self) -> ShortName {
+        let mut name = ShortName::new();
+        self.append_to(&mut name);
+        name
+    }
+}
+
 impl fmt::Display for GoPlay {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GoPlay::Stone(v) => v.fmt(f),
-            GoPlay::Pass => f.write_str("pass"),
-            GoPlay::Resign => f.write_str("resign"),
-        }
+        f.write_str(self.name().as_str())
     }
 }
 
 impl Serialize for GoPlay {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        s.serialize_str(self.name().as_str())
     }
 }
 

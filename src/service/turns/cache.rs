@@ -120,7 +120,8 @@ mod tests {
     use super::*;
     use crate::games::gomoku::GomokuGame;
     use crate::games::SeatKind;
-    use serde_json::{json, Value};
+    use serde_json::json;
+    use serde_json::value::RawValue;
     use sqlx::types::Json;
 
     fn row(id: u128, version: i64) -> GameRow {
@@ -131,7 +132,7 @@ mod tests {
             status: crate::games::GameStatus::Active,
             version,
             turn: Some(0),
-            state: Json(Value::Null),
+            state: Json(RawValue::NULL.to_owned()),
             result: None,
             created_at: at,
             updated_at: at,

@@ -11,6 +11,7 @@ mod play;
 mod seating;
 
 use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::Value;
 use sqlx::types::Json;
 use utoipa::ToSchema;
@@ -29,7 +30,7 @@ use crate::games::{
 };
 use crate::rating::{AiRatings, Rating};
 use crate::store::{
-    Commit, GameRecord, GameRow, Rated, RatedGame, RatedSide, ScoreChange, SeatRow,
+    Commit, GameRecord, GameRow, Rated, RatedGame, RatedSide, ScoreChange, SeatRow, StoredState,
 };
 
 /// Points a win gains and a loss costs (seed 001).
@@ -115,8 +116,7 @@ async fn load_record<G: TurnGame>(svc: &Services, id: Uuid) -> ServiceResult<Gam
 }
 
 fn parse_state<G: TurnGame>(record: &GameRecord) -> ServiceResult<G> {
-    // From the borrowed JSON: a clone of a long game's move list would cost as much as the parse.
-    G::deserialize(&record.row.state.0).map_err(|e| {
+    serde_json::from_str(record.row.state.0.get()).map_err(|e| {
         ServiceError::Internal(format!(
             "stored state of game {} does not parse: {e}",
             record.row.id
@@ -196,8 +196,10 @@ fn ensure_active<G: TurnGame>(loaded: &Loaded<G>) -> ServiceResult<()> {
     }
 }
 
-fn state_json<G: TurnGame>(game: &G) -> ServiceResult<Value> {
-    serde_json::to_value(game).map_err(|e| ServiceError::Internal(format!("state to JSON: {e}")))
+/// The rules state as the store keeps it, serialized straight to text (no JSON tree between).
+fn state_json<G: TurnGame>(game: &G) -> ServiceResult<StoredState> {
+    serde_json::value::to_raw_value(game)
+        .map_err(|e| ServiceError::Internal(format!("state to JSON: {e}")))
 }
 
 /// One change to save: who acted, what the log records, seats that changed.
@@ -253,7 +255,7 @@ async fn save<G: TurnGame>(
         version: record.row.version + 1,
         turn: loaded.game.turn().map(|t| t as i32),
         // Filled in after the commit, which takes the state (no copy of a long game's record).
-        state: Json(Value::Null),
+        state: Json(RawValue::NULL.to_owned()),
         result: result
             .as_ref()
             .map(|r| serde_json::to_value(r).map(Json))
