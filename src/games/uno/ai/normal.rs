@@ -366,37 +366,27 @@ mod tests {
     use super::super::super::tests::position;
     use super::*;
 
+    /// Playing the coloured card `code`.
+    fn plays(code: &str) -> UnoAction {
+        UnoAction::Play {
+            card: code.parse().unwrap(),
+            color: None,
+        }
+    }
+
     #[test]
     fn punishes_a_next_seat_about_to_go_out() {
         let game = position(&["R5 R6 RD2 B1", "Y1", "Y2 Y3 Y4"], "R3", 0);
-        assert_eq!(
-            choose(&game, 0),
-            UnoAction::Play {
-                card: "RD2".parse().unwrap(),
-                color: None
-            }
-        );
+        assert_eq!(choose(&game, 0), plays("RD2"));
     }
 
     #[test]
     fn sheds_actions_before_numbers_and_keeps_wilds() {
         let game = position(&["W R5 RS B1 B2", "Y1 Y2 Y3 Y4", "Y5 Y6 Y7 Y8"], "R3", 0);
-        assert_eq!(
-            choose(&game, 0),
-            UnoAction::Play {
-                card: "RS".parse().unwrap(),
-                color: None
-            }
-        );
+        assert_eq!(choose(&game, 0), plays("RS"));
         // Only a number and the wild fit: the number.
         let game = position(&["W R5 B1 B2", "Y1 Y2 Y3 Y4", "Y5 Y6 Y7 Y8"], "R3", 0);
-        assert_eq!(
-            choose(&game, 0),
-            UnoAction::Play {
-                card: "R5".parse().unwrap(),
-                color: None
-            }
-        );
+        assert_eq!(choose(&game, 0), plays("R5"));
     }
 
     #[test]
@@ -425,13 +415,7 @@ mod tests {
         // Seat 2 holds one card: the Skip would let it act on red at once; the number waits
         // for seat 1 to play first.
         let game = position(&["RS R5 B1", "Y1 Y2 Y3", "G1"], "R3", 0);
-        assert_eq!(
-            choose(&game, 0),
-            UnoAction::Play {
-                card: "R5".parse().unwrap(),
-                color: None
-            }
-        );
+        assert_eq!(choose(&game, 0), plays("R5"));
     }
 
     #[test]
