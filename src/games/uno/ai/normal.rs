@@ -20,9 +20,10 @@
 //!   names the colour it holds; with one card left, that card's colour). Measured: +0.5 points.
 //!   More lightly, the same for a seat at two cards acting right after the card, and for a seat
 //!   at one card acting after that one (the colour reaches it if the first draws).
-//! - It keeps wilds for need: with four or more cards, other wilds not counted, and nobody at two cards or fewer it draws rather than spend a wild that is its
-//!   only fitting card; a wild played while another is kept loses a little score, since the
-//!   reach no longer protects it. Measured with the line above: +0.33 points.
+//! - It keeps wilds for need: with four or more cards, other wilds not counted, and nobody at
+//!   two cards or fewer, it draws rather than spend a wild that is its only fitting card; a wild
+//!   played while another is kept loses a little score, since the reach no longer protects it.
+//!   Measured with the line above: +0.33 points.
 //! - It jumps in whenever it can (a card shed out of turn).
 
 use super::super::action::{UnoAction, UnoEvent};
@@ -448,6 +449,14 @@ mod tests {
     use super::super::super::tests::position;
     use super::*;
 
+    /// Playing a Wild naming `color`.
+    fn wild(color: Color) -> UnoAction {
+        UnoAction::Play {
+            card: Card::WILD,
+            color: Some(color),
+        }
+    }
+
     /// Playing the coloured card `code`.
     fn plays(code: &str) -> UnoAction {
         UnoAction::Play {
@@ -474,13 +483,7 @@ mod tests {
     #[test]
     fn a_wild_names_the_colour_it_holds_most() {
         let game = position(&["W G1 G2", "Y1 Y2 Y3 Y4", "Y5 Y6 Y7 Y8"], "R9", 0);
-        assert_eq!(
-            choose(&game, 0),
-            UnoAction::Play {
-                card: Card::WILD,
-                color: Some(Color::Green)
-            }
-        );
+        assert_eq!(choose(&game, 0), wild(Color::Green));
     }
 
     #[test]
@@ -527,13 +530,7 @@ mod tests {
             "R9",
             0,
         );
-        assert_eq!(
-            choose(&game, 0),
-            UnoAction::Play {
-                card: "R5".parse().unwrap(),
-                color: None
-            }
-        );
+        assert_eq!(choose(&game, 0), plays("R5"));
     }
 
     #[test]
@@ -541,29 +538,9 @@ mod tests {
         // Seat 1 named blue with a wild and keeps two cards (blue ones, as a seat names the
         // colour it holds); the green 7 leaves it little to follow with.
         let mut game = position(&["B5 G7 R1 R2", "W B1 B2", "B7 Y8 Y9"], "R3", 1);
-        game.apply(
-            1,
-            &UnoAction::Play {
-                card: Card::WILD,
-                color: Some(Color::Blue),
-            },
-        )
-        .unwrap();
-        game.apply(
-            2,
-            &UnoAction::Play {
-                card: "B7".parse().unwrap(),
-                color: None,
-            },
-        )
-        .unwrap();
-        assert_eq!(
-            choose(&game, 0),
-            UnoAction::Play {
-                card: "G7".parse().unwrap(),
-                color: None
-            }
-        );
+        game.apply(1, &wild(Color::Blue)).unwrap();
+        game.apply(2, &plays("B7")).unwrap();
+        assert_eq!(choose(&game, 0), plays("G7"));
     }
 
     #[test]
@@ -576,28 +553,8 @@ mod tests {
             "R9",
             2,
         );
-        game.apply(
-            2,
-            &UnoAction::Play {
-                card: Card::WILD,
-                color: Some(Color::Green),
-            },
-        )
-        .unwrap();
-        game.apply(
-            3,
-            &UnoAction::Play {
-                card: "G5".parse().unwrap(),
-                color: None,
-            },
-        )
-        .unwrap();
-        assert_eq!(
-            choose(&game, 0),
-            UnoAction::Play {
-                card: "R5".parse().unwrap(),
-                color: None
-            }
-        );
+        game.apply(2, &wild(Color::Green)).unwrap();
+        game.apply(3, &plays("G5")).unwrap();
+        assert_eq!(choose(&game, 0), plays("R5"));
     }
 }
