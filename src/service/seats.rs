@@ -12,6 +12,13 @@ impl PlayerName {
     pub const MAX_CHARS: usize = 32;
 
     pub fn parse(raw: &str) -> Result<Self, ServiceError> {
+        // Control characters are refused anywhere, the ends included, before trimming: the
+        // schema says so, and a name sent as "bob\n" should not quietly become "bob".
+        if raw.chars().any(char::is_control) {
+            return Err(ServiceError::Invalid(
+                "a player name may not contain control characters".into(),
+            ));
+        }
         let name = raw.trim();
         if name.is_empty() || name.chars().count() > Self::MAX_CHARS {
             return Err(ServiceError::Invalid(format!(
@@ -19,11 +26,6 @@ impl PlayerName {
                 Self::MAX_CHARS,
                 raw
             )));
-        }
-        if name.chars().any(char::is_control) {
-            return Err(ServiceError::Invalid(
-                "a player name may not contain control characters".into(),
-            ));
         }
         Ok(PlayerName(name.to_owned()))
     }
@@ -112,6 +114,9 @@ mod tests {
         assert!(PlayerName::parse(&"x".repeat(33)).is_err());
         assert!(PlayerName::parse(&"é".repeat(32)).is_ok());
         assert!(PlayerName::parse("a\nb").is_err());
+        // At the ends too: trimming would otherwise hide them (schemathesis sent "6\n").
+        assert!(PlayerName::parse("6\n").is_err());
+        assert!(PlayerName::parse("\tbob").is_err());
     }
 
     #[test]
