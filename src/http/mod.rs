@@ -56,10 +56,11 @@ pub fn get_or_head() -> actix_web::Route {
 #[serde(deny_unknown_fields)]
 pub struct NoParams {}
 
-/// A body that may be left out: empty or `null` means all defaults, so
-/// `curl -X POST …/ai-move` just works.
+/// A body that may be left out: no body or `null` means all defaults, so
+/// `curl -X POST …/ai-move` just works. A body of only whitespace is not JSON, and is a 400 like
+/// any other body that does not parse.
 pub fn optional_json<T: serde::de::DeserializeOwned + Default>(body: &[u8]) -> Result<T, ApiError> {
-    if body.iter().all(u8::is_ascii_whitespace) {
+    if body.is_empty() {
         return Ok(T::default());
     }
     serde_json::from_slice::<Option<Object<T>>>(body)
@@ -97,5 +98,23 @@ pub fn page_limit(limit: Option<i64>, default: i64) -> Result<i64, ApiError> {
         Err(ApiError::Unprocessable(format!(
             "limit must be 1 to 100, not {limit}"
         )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::service::turns::AiMoveRequest;
+
+    #[test]
+    fn an_optional_body_may_be_left_out_but_not_be_blank() {
+        for absent in [&b""[..], b"null", b"{}", b" {} \n"] {
+            let parsed: AiMoveRequest = optional_json(absent).unwrap();
+            assert!(parsed.level.is_none() && parsed.time_ms.is_none());
+        }
+        // Whitespace alone is no JSON document (schemathesis sent "\n" to `ai-move`).
+        for blank in [&b"\n"[..], b"   "] {
+            assert!(optional_json::<AiMoveRequest>(blank).is_err());
+        }
     }
 }
