@@ -226,6 +226,18 @@ impl ToSchema for Card {
 /// Number of distinct cards (see [`Card::index`]).
 pub const DISTINCT_CARDS: usize = 54;
 
+/// Copies of each card (by [`Card::index`]) the deck holds besides the `known` cards: what a seat
+/// has not seen, given its hand and the discard pile. A card known more often than the deck holds
+/// it counts 0.
+pub fn copies_left(known: impl IntoIterator<Item = Card>) -> [usize; DISTINCT_CARDS] {
+    let mut left: [usize; DISTINCT_CARDS] = std::array::from_fn(|i| Card::from_index(i).copies());
+    for card in known {
+        let n = &mut left[card.index()];
+        *n = n.saturating_sub(1);
+    }
+    left
+}
+
 /// The 108-card deck in a fixed order: per colour one 0, two each of 1–9, Skip, Reverse and
 /// Draw Two; then 4 Wild and 4 Wild Draw Four.
 pub fn full_deck() -> Vec<Card> {
@@ -315,6 +327,21 @@ impl<'de> Deserialize<'de> for Card {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn copies_left_are_the_deck_less_what_is_known() {
+        assert_eq!(copies_left([]).iter().sum::<usize>(), 108);
+        assert!(copies_left(full_deck()).iter().all(|&n| n == 0));
+        let r5: Card = "R5".parse().unwrap();
+        let left = copies_left([r5, Card::WILD, r5, r5]);
+        assert_eq!(
+            left[r5.index()],
+            0,
+            "known more often than the deck holds it"
+        );
+        assert_eq!(left[Card::WILD.index()], 3);
+        assert_eq!(left.iter().sum::<usize>(), 108 - 2 - 1);
+    }
 
     #[test]
     fn codes_round_trip_and_are_case_insensitive() {

@@ -13,7 +13,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
 use super::super::action::{Outcome, UnoAction, UnoEvent};
-use super::super::card::{full_deck, Card};
+use super::super::card::{copies_left, Card};
 use super::super::game::{Direction, JumpWindow, Parts, Played, Uno};
 use super::super::lacks::Lacks;
 use super::super::options::Rules;
@@ -66,13 +66,8 @@ impl InfoSet {
 
     /// The cards the seat cannot place: the deck minus its hand and the discard pile.
     pub fn unseen(&self) -> Vec<Card> {
-        let mut left = [0usize; super::super::card::DISTINCT_CARDS];
-        for c in full_deck() {
-            left[c.index()] += 1;
-        }
-        for c in self.hand.iter().chain(self.discard.iter().map(|p| &p.card)) {
-            left[c.index()] -= 1;
-        }
+        let known = self.hand.iter().copied();
+        let left = copies_left(known.chain(self.discard.iter().map(|p| p.card)));
         let mut out = Vec::with_capacity(108);
         for (i, &n) in left.iter().enumerate() {
             out.extend(std::iter::repeat_n(Card::from_index(i), n));

@@ -27,7 +27,7 @@
 //! - It jumps in whenever it can (a card shed out of turn).
 
 use super::super::action::{UnoAction, UnoEvent};
-use super::super::card::{Card, Color, Symbol, DISTINCT_CARDS};
+use super::super::card::{copies_left, Card, Color, Symbol, DISTINCT_CARDS};
 use super::super::game::{Uno, MAX_SEATS};
 use std::cell::OnceCell;
 
@@ -100,21 +100,13 @@ impl Counts {
         // (`hard` runs `normal` in every rollout: the table stays empty when one card fits.)
         let mut unseen_cards = [0u8; 52];
         if weigh_reach {
-            unseen_cards = std::array::from_fn(|i| Card::from_index(i).copies() as u8);
-            for c in game.hand(seat) {
-                if let Some(n) = unseen_cards.get_mut(c.index()) {
-                    *n = n.saturating_sub(1);
-                }
-            }
+            let left = unseen(game, seat);
+            unseen_cards = std::array::from_fn(|i| left[i] as u8);
         }
         let mut seen = mine;
         for p in game.discard() {
             if let Some(color) = p.card.color() {
                 seen[color.index()] += 1;
-                if weigh_reach {
-                    let n = &mut unseen_cards[p.card.index()];
-                    *n = n.saturating_sub(1);
-                }
             }
         }
         let (mut by_color, mut by_symbol) = ([0; 4], [0; 13]);
@@ -331,6 +323,8 @@ fn evaluate(
 /// and only when a candidate needs it.
 #[derive(Default)]
 struct Others {
+    /// The cards the deciding seat has not seen ([`unseen`]).
+    unseen: OnceCell<[usize; DISTINCT_CARDS]>,
     named: OnceCell<[Option<Color>; MAX_SEATS]>,
     may_hold: [OnceCell<MayHold>; MAX_SEATS],
 }
@@ -348,16 +342,17 @@ impl Others {
         self.may_hold[other]
             .get_or_init(|| {
                 let named = self.named.get_or_init(|| named_colours(game))[other];
-                MayHold::of(game, seat, other, named)
+                let unseen = self.unseen.get_or_init(|| unseen(game, seat));
+                MayHold::of(game, unseen, other, named)
             })
             .follow_chance(card, color)
     }
 }
 
-/// What `seat` may see of the cards another seat may hold, judged as its last card: the cards
-/// neither in `seat`'s hand nor on the discard pile, less what the table infers that card lacks,
-/// or only the colour the seat named for the wild it played last. Built at most once a decision
-/// for each seat that needs it.
+/// What the deciding seat may see of the cards another seat may hold, judged as its last card:
+/// the cards it has not seen, less what the table infers that card lacks, or only the colour the
+/// seat named for the wild it played last. Built at most once a decision for each seat that
+/// needs it.
 struct MayHold {
     /// The colour named with its last wild, if no card came since.
     named: Option<Color>,
@@ -366,15 +361,12 @@ struct MayHold {
 }
 
 impl MayHold {
-    fn of(game: &Uno, seat: usize, other: usize, named: Option<Color>) -> MayHold {
-        let mut cards: [i32; DISTINCT_CARDS] =
-            std::array::from_fn(|i| Card::from_index(i).copies() as i32);
-        for c in game.hand(seat) {
-            cards[c.index()] -= 1;
-        }
-        for p in game.discard() {
-            cards[p.card.index()] -= 1;
-        }
+    fn of(
+        game: &Uno,
+        unseen: &[usize; DISTINCT_CARDS],
+        other: usize,
+        named: Option<Color>,
+    ) -> MayHold {
         // A seat names the colour it holds most of (`easy` its best colour): after a wild with
         // no card taken since, its last card is of that colour, or a wild when it named red
         // (`easy`'s choice with only wilds left).
@@ -384,11 +376,14 @@ impl MayHold {
             Some(named) => c.color() == Some(named) || (named == Color::Red && c.is_wild()),
             None => !lacks_known || lacks.allows(c),
         };
-        for (i, n) in cards.iter_mut().enumerate() {
-            if *n <= 0 || !possible(Card::from_index(i)) {
-                *n = 0;
+        let cards = std::array::from_fn(|i| {
+            let n = unseen[i] as i32;
+            if possible(Card::from_index(i)) {
+                n
+            } else {
+                0
             }
-        }
+        });
         MayHold { named, cards }
     }
 
@@ -417,6 +412,12 @@ impl MayHold {
             f64::from(fitting) / f64::from(total)
         }
     }
+}
+
+/// The copies of each card `seat` has not seen: neither in its hand nor on the discard pile.
+fn unseen(game: &Uno, seat: usize) -> [usize; DISTINCT_CARDS] {
+    let known = game.hand(seat).iter().copied();
+    copies_left(known.chain(game.discard().iter().map(|p| p.card)))
 }
 
 /// The colour each seat named for the wild it played last, if that was its last play and it
