@@ -127,7 +127,7 @@ impl Vertex {
     /// The GTP name, `D4`.
     pub(super) fn name(self) -> ShortName {
         let mut name = ShortName::new();
-        name.push(&[COLUMNS[usize::from(self.col) % COLUMNS.len()]]);
+        name.push(&[COLUMNS[usize::from(self.col)]]);
         let row = self.row + 1;
         if row >= 10 {
             name.push(&[b'0' + row / 10, b'0' + row % 10]);
