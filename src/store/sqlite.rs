@@ -34,23 +34,15 @@ impl SqliteStore {
 /// to WAL takes the lock for a moment, and the loser's first connection fails with "database is
 /// locked" rather than waiting (the busy timeout does not cover it). It tries again.
 async fn connect(options: SqliteConnectOptions) -> StoreResult<SqlitePool> {
-    let mut attempt = 0;
-    loop {
-        let opened = SqlitePoolOptions::new()
+    let open = || {
+        SqlitePoolOptions::new()
             .max_connections(8)
             .acquire_timeout(Duration::from_secs(5))
             .connect_with(options.clone())
-            .await;
-        match opened {
-            Ok(pool) => return Ok(pool),
-            Err(e) if attempt < 10 && is_locked(&e) => {
-                attempt += 1;
-                tracing::debug!(error = %e, attempt, "SQLite file locked while opening; retrying");
-                tokio::time::sleep(Duration::from_millis(100 * attempt)).await;
-            }
-            Err(e) => return Err(StoreError::from_sqlx(e)),
-        }
-    }
+    };
+    retrying_a_race("opening", open, is_locked)
+        .await
+        .map_err(StoreError::from_sqlx)
 }
 
 /// SQLITE_BUSY or SQLITE_LOCKED, in any of their extended forms.
@@ -64,16 +56,37 @@ fn is_locked(err: &sqlx::Error) -> bool {
 /// new file can both try the first migration; the loser fails ("table already exists", "database
 /// is locked"). By then the winner has committed, so trying again finds the schema up to date.
 async fn migrate(pool: &SqlitePool) -> StoreResult<()> {
+    retrying_a_race(
+        "migration",
+        || sqlx::migrate!("migrations/sqlite").run(pool),
+        |_| true,
+    )
+    .await
+    .map_err(|e| StoreError::Unavailable(format!("migration failed: {e}")))
+}
+
+/// Runs `step` again while it fails in a way `lost_race` says another process starting on the
+/// same file caused: up to ten more times, waiting 100 ms longer before each.
+async fn retrying_a_race<T, E, F, Fut>(
+    what: &str,
+    mut step: F,
+    lost_race: impl Fn(&E) -> bool,
+) -> Result<T, E>
+where
+    E: std::fmt::Display,
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T, E>>,
+{
     let mut attempt = 0;
     loop {
-        match sqlx::migrate!("migrations/sqlite").run(pool).await {
-            Ok(()) => return Ok(()),
-            Err(e) if attempt < 10 => {
+        match step().await {
+            Ok(done) => return Ok(done),
+            Err(e) if attempt < 10 && lost_race(&e) => {
                 attempt += 1;
-                tracing::debug!(error = %e, attempt, "SQLite migration raced; retrying");
+                tracing::debug!(error = %e, attempt, "SQLite {what} raced with another process; retrying");
                 tokio::time::sleep(Duration::from_millis(100 * attempt)).await;
             }
-            Err(e) => return Err(StoreError::Unavailable(format!("migration failed: {e}"))),
+            Err(e) => return Err(e),
         }
     }
 }
