@@ -9,8 +9,8 @@ use parlor::games::{GameStatus, SeatKindWord};
 use parlor::rating::{Rating, Standing};
 use parlor::store::{
     BoardCursor, BoardQuery, BoardRow, BoardSort, Commit, DeckRecord, GameFilter, GameStore,
-    NewGame, PlayerRecord, Rated, RatedGame, RatedSide, ScoreChange, SeatRow, StoreError,
-    StoredState,
+    HeldVersion, NewGame, PlayerRecord, Rated, RatedGame, RatedSide, ScoreChange, SeatRow,
+    StoreError, StoredState,
 };
 use serde_json::{json, Value};
 use sqlx::types::Json;
@@ -91,11 +91,18 @@ async fn contract(db: Db) {
     store.create_game(&game).await.unwrap();
 
     // Round trip.
-    let loaded = store.load_game(game.id).await.unwrap().unwrap();
+    let loaded = store.load_game(game.id, None).await.unwrap().unwrap();
     assert_eq!(loaded.row.version, 0);
-    assert_eq!(parsed(&loaded.row.state.0), parsed(&game.state));
+    assert_eq!(
+        parsed(&loaded.row.state.as_ref().unwrap().0),
+        parsed(&game.state)
+    );
     assert_eq!(loaded.seats, game.seats);
-    assert!(store.load_game(Uuid::now_v7()).await.unwrap().is_none());
+    assert!(store
+        .load_game(Uuid::now_v7(), None)
+        .await
+        .unwrap()
+        .is_none());
     assert!(store
         .token_known(game.seats[0].token_hash.as_ref().unwrap())
         .await
@@ -119,9 +126,44 @@ async fn contract(db: Db) {
         store.commit(&stale).await,
         Err(StoreError::Conflict)
     ));
-    let after = store.load_game(game.id).await.unwrap().unwrap();
+    let after = store.load_game(game.id, None).await.unwrap().unwrap();
     assert_eq!(after.row.version, 1);
-    assert_eq!(parsed(&after.row.state.0), json!({"moves": ["h8"]}));
+    assert_eq!(
+        parsed(&after.row.state.as_ref().unwrap().0),
+        json!({"moves": ["h8"]})
+    );
+
+    // A reader that holds this version gets the row without its state; any other version, or
+    // the same version at another time, brings the state.
+    let held = HeldVersion {
+        version: after.row.version,
+        updated_at: after.row.updated_at,
+    };
+    let known = store.load_game(game.id, Some(held)).await.unwrap().unwrap();
+    assert!(
+        known.row.state.is_none(),
+        "the held version's state was sent"
+    );
+    assert_eq!(
+        (known.row.version, known.row.updated_at),
+        (held.version, held.updated_at)
+    );
+    let older = HeldVersion { version: 0, ..held };
+    let other_time = HeldVersion {
+        updated_at: held.updated_at + chrono::Duration::microseconds(1),
+        ..held
+    };
+    for stale in [older, other_time] {
+        let fresh = store
+            .load_game(game.id, Some(stale))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            parsed(&fresh.row.state.expect("a stale holder gets the state").0),
+            json!({"moves": ["h8"]})
+        );
+    }
     assert_eq!(store.player_stats(&player).await.unwrap()[0].score, 1000);
 
     // A finishing commit moves the score in the same transaction.
@@ -139,7 +181,7 @@ async fn contract(db: Db) {
     store.commit(&finish).await.unwrap();
     let s = &store.player_stats(&player).await.unwrap()[0];
     assert_eq!((s.score, s.wins, s.losses, s.draws), (1100, 1, 0, 0));
-    let done = store.load_game(game.id).await.unwrap().unwrap();
+    let done = store.load_game(game.id, None).await.unwrap().unwrap();
     assert_eq!(done.row.status, GameStatus::Finished);
     assert_eq!(done.row.result.unwrap().0["winners"], json!([0]));
 
@@ -447,7 +489,7 @@ async fn unknown_words_are_refused(db: Db) {
         assert!(refused, "the database took {sql}");
     }
     let stored = store
-        .load_game(game.id)
+        .load_game(game.id, None)
         .await
         .unwrap()
         .expect("still there");

@@ -124,11 +124,12 @@ fn types(events: &Value) -> Vec<String> {
 async fn stored(app: &TestApp, game: &Game) -> UnoGame {
     let store = common::open_store(&app.database_url).await;
     let record = store
-        .load_game(game.id.parse().unwrap())
+        .load_game(game.id.parse().unwrap(), None)
         .await
         .unwrap()
         .expect("stored");
-    serde_json::from_str(record.row.state.0.get()).expect("the state parses")
+    serde_json::from_str(record.row.state.as_ref().expect("a state").0.get())
+        .expect("the state parses")
 }
 
 fn sorted(mut cards: Vec<String>) -> Vec<String> {

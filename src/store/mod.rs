@@ -78,7 +78,12 @@ pub trait GameStore: Send + Sync + 'static {
 
     /// Stores a new game with its seats (version 0, empty log) and registers its named players.
     async fn create_game(&self, game: &NewGame) -> StoreResult<()>;
-    async fn load_game(&self, id: Uuid) -> StoreResult<Option<GameRecord>>;
+    /// The game with its seats; its state is left out (`None`) when the row is at `held`.
+    async fn load_game(
+        &self,
+        id: Uuid,
+        held: Option<HeldVersion>,
+    ) -> StoreResult<Option<GameRecord>>;
     /// One accepted change: compare-and-swap on `expected_version`, log entry, seat and score
     /// changes, all or nothing. A stale version is [`StoreError::Conflict`].
     async fn commit(&self, change: &Commit) -> StoreResult<()>;

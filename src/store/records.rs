@@ -63,9 +63,21 @@ pub struct GameRow {
     pub status: GameStatus,
     pub version: i64,
     pub turn: Option<i32>,
-    pub state: Json<StoredState>,
+    /// `None` when the reader needs no state: a load whose caller already holds this very version
+    /// (see [`HeldVersion`]), or a listing.
+    pub state: Option<Json<StoredState>>,
     pub result: Option<Json<Value>>,
     pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// A stored version of a game that a reader already holds in memory. Every change moves the
+/// version by a compare-and-swap, so a version and its time name one stored state for good; a load
+/// that finds the row still there leaves the state out, and a long game's state is neither sent
+/// by the database nor decoded for a request the cache answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeldVersion {
+    pub version: i64,
     pub updated_at: DateTime<Utc>,
 }
 

@@ -145,11 +145,19 @@ macro_rules! impl_sql_store {
                 tx.commit().await.map_err(StoreError::from_sqlx)
             }
 
-            async fn load_game(&self, id: Uuid) -> StoreResult<Option<GameRecord>> {
+            async fn load_game(
+                &self,
+                id: Uuid,
+                held: Option<HeldVersion>,
+            ) -> StoreResult<Option<GameRecord>> {
+                // Without a held version both comparisons are NULL, and the state comes.
                 let row: Option<GameRow> = sqlx::query_as(
-                    "SELECT id, game, status, version, turn, state, result, created_at, updated_at \
-                     FROM games WHERE id = $1",
+                    "SELECT id, game, status, version, turn, \
+                     CASE WHEN version = $1 AND updated_at = $2 THEN NULL ELSE state END AS state, \
+                     result, created_at, updated_at FROM games WHERE id = $3",
                 )
+                .bind(held.map(|h| h.version))
+                .bind(held.map(|h| h.updated_at))
                 .bind(id)
                 .fetch_optional(&self.pool)
                 .await
@@ -250,7 +258,7 @@ macro_rules! impl_sql_store {
             async fn list_games(&self, filter: &GameFilter) -> StoreResult<Vec<GameRecord>> {
                 // Placeholders are numbered as the optional filters are added, in order.
                 let mut sql = String::from(
-                    "SELECT id, game, status, version, turn, state, result, created_at, updated_at \
+                    "SELECT id, game, status, version, turn, NULL AS state, result, created_at, updated_at \
                      FROM games WHERE 1 = 1",
                 );
                 let mut n = 0;

@@ -70,13 +70,15 @@ pub async fn state_round_trips<G: TurnGame>(app: TestApp, fixture: Fixture) {
 
     let store = common::open_store(&app.database_url).await;
     let record = store
-        .load_game(game.id.parse().unwrap())
+        .load_game(game.id.parse().unwrap(), None)
         .await
         .unwrap()
         .expect("stored");
     let stored: serde_json::Value =
-        serde_json::from_str(record.row.state.0.get()).expect("the state is JSON");
-    let parsed: G = serde_json::from_str(record.row.state.0.get()).expect("state parses");
+        serde_json::from_str(record.row.state.as_ref().expect("a state").0.get())
+            .expect("the state is JSON");
+    let parsed: G = serde_json::from_str(record.row.state.as_ref().expect("a state").0.get())
+        .expect("state parses");
     assert_eq!(
         serde_json::to_value(&parsed).unwrap(),
         stored,

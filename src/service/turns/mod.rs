@@ -11,12 +11,12 @@ mod play;
 mod seating;
 
 use serde::Serialize;
-use serde_json::value::RawValue;
 use serde_json::Value;
 use sqlx::types::Json;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use cache::HeldGame;
 pub use cache::LoadedGames;
 pub use log::{log, report, LogItem};
 pub use play::{ai_move, create, get, play, take_back, AiMoveRequest, Read, TakeBack};
@@ -91,36 +91,57 @@ struct Loaded<G> {
 }
 
 async fn load<G: TurnGame>(svc: &Services, id: Uuid) -> ServiceResult<Loaded<G>> {
-    let record = load_record::<G>(svc, id).await?;
-    let game = game_of(svc, &record)?;
-    Ok(Loaded { record, game })
+    let fetched = load_record::<G>(svc, id).await?;
+    let game = game_of(svc, &fetched)?;
+    Ok(Loaded {
+        record: fetched.record,
+        game,
+    })
 }
 
-/// The rules state stored in `record`: from the cache when it holds that version, else parsed
-/// (and then cached).
-fn game_of<G: TurnGame>(svc: &Services, record: &GameRecord) -> ServiceResult<G> {
-    if let Some(game) = svc.loaded.get(&record.row) {
-        return Ok(game);
+/// A game's row and seats, and the game as this server held it when the row was read.
+struct Fetched {
+    record: GameRecord,
+    held: Option<HeldGame>,
+}
+
+/// The rules state stored in `fetched`: the held game when the store left the state out (the row
+/// is at the held version), else parsed from the row (and then held).
+fn game_of<G: TurnGame>(svc: &Services, fetched: &Fetched) -> ServiceResult<G> {
+    let record = &fetched.record;
+    match &record.row.state {
+        Some(state) => {
+            let game = parse_state(record.row.id, state.0.get())?;
+            svc.loaded.put(&record.row, &game);
+            Ok(game)
+        }
+        None => fetched
+            .held
+            .as_ref()
+            .and_then(HeldGame::game)
+            .ok_or_else(|| {
+                ServiceError::Internal(format!(
+                    "the store left out the state of game {}, which this server does not hold",
+                    record.row.id
+                ))
+            }),
     }
-    let game = parse_state(record)?;
-    svc.loaded.put(&record.row, &game);
-    Ok(game)
 }
 
-async fn load_record<G: TurnGame>(svc: &Services, id: Uuid) -> ServiceResult<GameRecord> {
-    svc.store
-        .load_game(id)
+async fn load_record<G: TurnGame>(svc: &Services, id: Uuid) -> ServiceResult<Fetched> {
+    let held = svc.loaded.held(id);
+    let record = svc
+        .store
+        .load_game(id, held.as_ref().map(|h| h.version))
         .await?
         .filter(|r| r.row.game == G::NAME)
-        .ok_or_else(|| ServiceError::not_found(format!("{} game", G::NAME)))
+        .ok_or_else(|| ServiceError::not_found(format!("{} game", G::NAME)))?;
+    Ok(Fetched { record, held })
 }
 
-fn parse_state<G: TurnGame>(record: &GameRecord) -> ServiceResult<G> {
-    serde_json::from_str(record.row.state.0.get()).map_err(|e| {
-        ServiceError::Internal(format!(
-            "stored state of game {} does not parse: {e}",
-            record.row.id
-        ))
+fn parse_state<G: TurnGame>(id: Uuid, state: &str) -> ServiceResult<G> {
+    serde_json::from_str(state).map_err(|e| {
+        ServiceError::Internal(format!("stored state of game {id} does not parse: {e}"))
     })
 }
 
@@ -255,7 +276,7 @@ async fn save<G: TurnGame>(
         version: record.row.version + 1,
         turn: loaded.game.turn().map(|t| t as i32),
         // Filled in after the commit, which takes the state (no copy of a long game's record).
-        state: Json(RawValue::NULL.to_owned()),
+        state: None,
         result: result
             .as_ref()
             .map(|r| serde_json::to_value(r).map(Json))
@@ -280,7 +301,7 @@ async fn save<G: TurnGame>(
         at: now,
     };
     svc.store.commit(&commit).await?;
-    row.state = Json(commit.state);
+    row.state = Some(Json(commit.state));
     svc.loaded.put(&row, &loaded.game);
     loaded.record = GameRecord { row, seats };
     Ok(())

@@ -112,29 +112,30 @@ pub async fn create<G: TurnGame>(
         Vec::new()
     };
     let now = crate::store::now();
-    let row = GameRow {
+    let mut row = GameRow {
         id: Uuid::now_v7(),
         game: G::NAME.into(),
         status: status_of(&game, &seat_rows),
         version: 0,
         turn: game.turn().map(|t| t as i32),
-        state: Json(state_json(&game)?),
+        // Filled in after the insert, which takes the state.
+        state: None,
         result: None,
         created_at: now,
         updated_at: now,
     };
-    svc.store
-        .create_game(&NewGame {
-            id: row.id,
-            game: row.game.clone(),
-            status: row.status,
-            turn: row.turn,
-            state: row.state.0.clone(),
-            seats: seat_rows.clone(),
-            scored_players,
-            at: now,
-        })
-        .await?;
+    let new_game = NewGame {
+        id: row.id,
+        game: row.game.clone(),
+        status: row.status,
+        turn: row.turn,
+        state: state_json(&game)?,
+        seats: seat_rows.clone(),
+        scored_players,
+        at: now,
+    };
+    svc.store.create_game(&new_game).await?;
+    row.state = Some(Json(new_game.state));
     svc.loaded.put(&row, &game);
     // AI seats to act first (UNO with `auto_ai`) play before the creator gets the game.
     let mut loaded = Loaded {
@@ -231,13 +232,14 @@ pub async fn get<G: TurnGame>(
     token: Option<&TokenHash>,
     unchanged: impl FnOnce(i64) -> bool,
 ) -> ServiceResult<Read<G::View>> {
-    let record = load_record::<G>(svc, id).await?;
+    let fetched = load_record::<G>(svc, id).await?;
+    let record = &fetched.record;
     // The token is checked first: a 304 must not tell a wrong token anything either.
-    let viewer = seat_of(svc, &record, token).await?;
+    let viewer = seat_of(svc, record, token).await?;
     if unchanged(record.row.version) {
         return Ok(Read::Unchanged(record.row.version));
     }
-    let game: G = game_of(svc, &record)?;
+    let game: G = game_of(svc, &fetched)?;
     let resource = render(&record.row, &record.seats, &game, viewer)?;
     Ok(Read::Fresh(Box::new(resource)))
 }
