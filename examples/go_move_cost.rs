@@ -12,6 +12,11 @@
 //! sending it until its whole answer has arrived (parsing the answer is the client's work, after
 //! the clock stops). Prints the latencies
 //! (median, 90th percentile, mean) of both and the ratio late ÷ early of the medians.
+//!
+//! After each timed move it also times a read (`GET` of the same game), whose answer is the same
+//! resource the move answers with: the read's late − early difference is what the answer's size
+//! costs (the move list grows with the game), so the move's difference beyond it is the server's
+//! own work on a long game.
 
 use std::time::{Duration, Instant};
 
@@ -146,6 +151,23 @@ impl Game {
         }
         Err("no legal point left on the board".into())
     }
+
+    /// Reads the game as a spectator; returns the time until the whole answer has arrived.
+    async fn read(&self, client: &Client, base: &str) -> Result<Duration, String> {
+        let started = Instant::now();
+        let response = client
+            .get(format!("{base}/v1/go/games/{}", self.id))
+            .send()
+            .await
+            .map_err(|e| e.to_string())?;
+        let status = response.status();
+        response.bytes().await.map_err(|e| e.to_string())?;
+        let elapsed = started.elapsed();
+        if status != StatusCode::OK {
+            return Err(format!("read: {status}"));
+        }
+        Ok(elapsed)
+    }
 }
 
 struct Latencies(Vec<Duration>);
@@ -175,36 +197,45 @@ async fn run(args: Args) -> Result<(), String> {
         late.push(game);
     }
     let mut early = Game::create(&client, &args).await?;
-    let (mut early_times, mut late_times) = (Vec::new(), Vec::new());
+    let (mut early_moves, mut late_moves) = (Vec::new(), Vec::new());
+    let (mut early_reads, mut late_reads) = (Vec::new(), Vec::new());
     for sample in 0..args.samples {
         if early.moves >= 10 {
             early = Game::create(&client, &args).await?;
         }
-        early_times.push(early.play(&client, &args.base, &mut rng).await?);
+        early_moves.push(early.play(&client, &args.base, &mut rng).await?);
+        early_reads.push(early.read(&client, &args.base).await?);
         let long = &mut late[sample % args.late_games];
-        late_times.push(long.play(&client, &args.base, &mut rng).await?);
+        late_moves.push(long.play(&client, &args.base, &mut rng).await?);
+        late_reads.push(long.read(&client, &args.base).await?);
     }
-    let (early_times, late_times) = (Latencies(early_times), Latencies(late_times));
-    println!("| moves | samples | median ms | p90 ms | mean ms |");
-    println!("| --- | ---: | ---: | ---: | ---: |");
     let last = late.iter().map(|g| g.moves).max().unwrap_or(0);
-    for (label, times) in [
-        ("1–10".to_string(), &early_times),
-        (format!("{}–{last}", args.late_at + 1), &late_times),
-    ] {
+    let late_label = format!("{}–{last}", args.late_at + 1);
+    println!("| request | moves | samples | median ms | p90 ms | mean ms |");
+    println!("| --- | --- | ---: | ---: | ---: | ---: |");
+    let kinds = [
+        ("move", Latencies(early_moves), Latencies(late_moves)),
+        ("read", Latencies(early_reads), Latencies(late_reads)),
+    ];
+    for (request, early, late) in &kinds {
+        for (label, times) in [("1–10", early), (late_label.as_str(), late)] {
+            println!(
+                "| {request} | {label} | {} | {:.3} | {:.3} | {:.3} |",
+                times.0.len(),
+                times.ms(0.5),
+                times.ms(0.9),
+                times.mean_ms()
+            );
+        }
+    }
+    for (request, early, late) in &kinds {
         println!(
-            "| {label} | {} | {:.2} | {:.2} | {:.2} |",
-            times.0.len(),
-            times.ms(0.5),
-            times.ms(0.9),
-            times.mean_ms()
+            "{request}: late ÷ early: median {:.3}, mean {:.3}; late − early: median {:+.3} ms",
+            late.ms(0.5) / early.ms(0.5),
+            late.mean_ms() / early.mean_ms(),
+            late.ms(0.5) - early.ms(0.5)
         );
     }
-    println!(
-        "late ÷ early: median {:.2}, mean {:.2}",
-        late_times.ms(0.5) / early_times.ms(0.5),
-        late_times.mean_ms() / early_times.mean_ms()
-    );
     Ok(())
 }
 
