@@ -12,6 +12,7 @@ use utoipa::ToSchema;
 
 use super::board::{Board, Color, Illegal, Pt};
 use super::score::{self, Captures, Position, ScoreReport, Scoring};
+use super::stored_turn::packed_turns;
 use super::vertex::{GoPlay, Vertex};
 
 /// Serde's view of the board's colour: `"black"` / `"white"`.
@@ -170,7 +171,7 @@ impl Setup {
 }
 
 /// One entry of the move list: who played and what (a stone or a pass; a resignation is kept apart).
-/// Stored as `"B D4"` (see `stored_turn`).
+/// Stored packed, three letters a move (see `stored_turn`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Turn {
     pub color: Color,
@@ -279,19 +280,37 @@ pub struct GoView {
     pub takeback: Takeback,
 }
 
-/// What is persisted: small, and enough to rebuild everything else.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+/// What is persisted: small, and enough to rebuild everything else. Written from a borrowed
+/// [`StoredGameRef`] (a save copies no game), read into this.
+#[derive(Clone, Debug, Deserialize)]
 struct StoredGame {
     options: GoOptions,
-    #[serde(default, skip_serializing_if = "Setup::is_empty")]
+    #[serde(default)]
     setup: Setup,
     #[serde(with = "ColorDef")]
     first: Color,
+    #[serde(with = "packed_turns")]
     moves: Vec<Turn>,
     /// Taken-back moves, the next one to replay last.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, with = "packed_turns")]
     redo: Vec<Turn>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    resigned: Option<Resigned>,
+}
+
+/// [`StoredGame`] as a save writes it, borrowing the game's fields.
+#[derive(Serialize)]
+struct StoredGameRef<'a> {
+    options: &'a GoOptions,
+    #[serde(skip_serializing_if = "Setup::is_empty")]
+    setup: &'a Setup,
+    #[serde(with = "ColorDef")]
+    first: Color,
+    #[serde(with = "packed_turns")]
+    moves: &'a [Turn],
+    #[serde(skip_serializing_if = "<[Turn]>::is_empty", with = "packed_turns")]
+    redo: &'a [Turn],
+    #[serde(skip_serializing_if = "Option::is_none")]
     resigned: Option<Resigned>,
 }
 
@@ -300,8 +319,8 @@ struct StoredGame {
 struct Resigned(#[serde(with = "ColorDef")] Color);
 
 /// A game of Go. Serializes as its [`StoredGame`] record; deserializing replays it.
-#[derive(Clone, Serialize, Deserialize)]
-#[serde(into = "StoredGame", try_from = "StoredGame")]
+#[derive(Clone, Deserialize)]
+#[serde(try_from = "StoredGame")]
 pub struct GoGame {
     options: GoOptions,
     setup: Setup,
@@ -317,16 +336,17 @@ pub struct GoGame {
     history: Vec<u64>,
 }
 
-impl From<GoGame> for StoredGame {
-    fn from(game: GoGame) -> Self {
-        StoredGame {
-            options: game.options,
-            setup: game.setup,
-            first: game.first,
-            moves: game.moves,
-            redo: game.redo,
-            resigned: game.resigned.map(Resigned),
+impl Serialize for GoGame {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        StoredGameRef {
+            options: &self.options,
+            setup: &self.setup,
+            first: self.first,
+            moves: &self.moves,
+            redo: &self.redo,
+            resigned: self.resigned.map(Resigned),
         }
+        .serialize(s)
     }
 }
 

@@ -1,6 +1,8 @@
-//! How one move of a stored game is written: `"B D4"`, `"W pass"`. A long game is loaded on
-//! every request, and a string a move parses several times faster than the object form games
-//! were first stored in (`{"color": "black", "play": "D4"}`), which still loads.
+//! How the moves of a stored game are written: all of them in one string, three letters a move
+//! (see [`packed_turns`]). Every change rewrites the stored state, so its size is what a move late
+//! in a long game costs more than an early one; packed, a 19×19 game of 375 moves stores 1.1 KB
+//! of moves instead of 3 KB. The earlier forms still load: a list of `"B D4"` strings, and before
+//! that a list of `{"color": "black", "play": "D4"}` objects.
 
 use std::fmt;
 
@@ -9,7 +11,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::board::Color;
 use super::game::Turn;
-use super::vertex::{GoPlay, ShortName};
+use super::vertex::{GoPlay, ShortName, Vertex};
 
 impl Serialize for Turn {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -77,6 +79,98 @@ impl<'de> Visitor<'de> for TurnVisitor {
     }
 }
 
+/// A move list as one string, three ASCII letters a move: the colour (`B`, `W`), then the column
+/// and the row of the stone as letters from `a` (column A, row 1), or `..` for a pass and `!!`
+/// for a resignation. `"BddWpp"` is black D4, white Q16.
+pub(super) mod packed_turns {
+    use super::*;
+
+    const PASS: [u8; 2] = *b"..";
+    const RESIGN: [u8; 2] = *b"!!";
+
+    fn letter(index: u8) -> u8 {
+        b'a' + index
+    }
+
+    pub fn serialize<S: Serializer>(turns: &[Turn], s: S) -> Result<S::Ok, S::Error> {
+        let mut text = Vec::with_capacity(turns.len() * 3);
+        for turn in turns {
+            text.push(match turn.color {
+                Color::Black => b'B',
+                Color::White => b'W',
+            });
+            text.extend(match turn.play {
+                GoPlay::Stone(v) => [letter(v.col), letter(v.row)],
+                GoPlay::Pass => PASS,
+                GoPlay::Resign => RESIGN,
+            });
+        }
+        // Only ASCII is ever pushed.
+        s.serialize_str(std::str::from_utf8(&text).unwrap_or_default())
+    }
+
+    /// The packed string, or a list of moves in an earlier form.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Turn>, D::Error> {
+        d.deserialize_any(TurnsVisitor)
+    }
+
+    /// One packed move.
+    fn unpack<E: de::Error>(packed: &[u8]) -> Result<Turn, E> {
+        let bad = || {
+            E::custom(format!(
+                "{:?} is not a packed move",
+                String::from_utf8_lossy(packed)
+            ))
+        };
+        let color = match packed[0] {
+            b'B' => Color::Black,
+            b'W' => Color::White,
+            _ => return Err(bad()),
+        };
+        let play = match [packed[1], packed[2]] {
+            PASS => GoPlay::Pass,
+            RESIGN => GoPlay::Resign,
+            [col, row] => {
+                let index = |c: u8| c.checked_sub(b'a').filter(|&i| i < Vertex::MAX_SIZE);
+                let (Some(col), Some(row)) = (index(col), index(row)) else {
+                    return Err(bad());
+                };
+                GoPlay::Stone(Vertex::new(col, row))
+            }
+        };
+        Ok(Turn { color, play })
+    }
+
+    struct TurnsVisitor;
+
+    impl<'de> Visitor<'de> for TurnsVisitor {
+        type Value = Vec<Turn>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("packed moves (\"BddWpp\") or a list of moves")
+        }
+
+        fn visit_str<E: de::Error>(self, text: &str) -> Result<Vec<Turn>, E> {
+            let bytes = text.as_bytes();
+            if bytes.len() % 3 != 0 {
+                return Err(E::custom(format!(
+                    "packed moves are three letters each, not {} letters",
+                    bytes.len()
+                )));
+            }
+            bytes.chunks_exact(3).map(unpack).collect()
+        }
+
+        fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Turn>, A::Error> {
+            let mut turns = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+            while let Some(turn) = seq.next_element::<Turn>()? {
+                turns.push(turn);
+            }
+            Ok(turns)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -102,6 +196,44 @@ mod tests {
         ] {
             assert_eq!(serde_json::to_value(t).unwrap(), json!(text));
             assert_eq!(serde_json::from_value::<Turn>(json!(text)).unwrap(), t);
+        }
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Moves(#[serde(with = "packed_turns")] Vec<Turn>);
+
+    #[test]
+    fn a_move_list_is_packed_three_letters_a_move_and_read_back() {
+        let moves = Moves(vec![
+            turn(Color::Black, "D4"),
+            turn(Color::White, "Q16"),
+            turn(Color::Black, "pass"),
+            turn(Color::White, "A1"),
+            turn(Color::Black, "Z25"),
+            turn(Color::White, "resign"),
+        ]);
+        let packed = json!("BddWppB..WaaByy W!!".replace(' ', ""));
+        assert_eq!(serde_json::to_value(&moves).unwrap(), packed);
+        assert_eq!(serde_json::from_value::<Moves>(packed).unwrap(), moves);
+        assert_eq!(serde_json::to_value(Moves(Vec::new())).unwrap(), json!(""));
+    }
+
+    #[test]
+    fn a_list_of_moves_in_an_earlier_form_still_loads() {
+        let earlier = json!(["B D4", {"color": "white", "play": "Q16"}]);
+        assert_eq!(
+            serde_json::from_value::<Moves>(earlier).unwrap(),
+            Moves(vec![turn(Color::Black, "D4"), turn(Color::White, "Q16")])
+        );
+    }
+
+    #[test]
+    fn damaged_packed_moves_are_refused() {
+        for bad in ["Bd", "Xdd", "B.d", "Bzz", "BdD", "B!.", "Bdd W"] {
+            assert!(
+                serde_json::from_value::<Moves>(json!(bad)).is_err(),
+                "{bad}"
+            );
         }
     }
 

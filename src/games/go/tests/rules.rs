@@ -332,8 +332,8 @@ fn a_stored_game_loads_equal() {
         illegal_reason(loaded.play(Color::Black, GoPlay::Stone(v("G1")))),
         IllegalReason::Superko
     );
-    // A record with an illegal move does not load.
-    let bad = json.replace("\"B E5\"", "\"B C1\"");
+    // A record with an illegal move does not load: move 5, black E5 (`Bee`), made C1 (`Bca`).
+    let bad = json.replace("WbaBee", "WbaBca");
     assert_ne!(bad, json);
     let err = serde_json::from_str::<GoGame>(&bad)
         .unwrap_err()
