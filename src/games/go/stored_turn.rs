@@ -152,7 +152,7 @@ pub(super) mod packed_turns {
 
         fn visit_str<E: de::Error>(self, text: &str) -> Result<Vec<Turn>, E> {
             let bytes = text.as_bytes();
-            if bytes.len() % 3 != 0 {
+            if !bytes.len().is_multiple_of(3) {
                 return Err(E::custom(format!(
                     "packed moves are three letters each, not {} letters",
                     bytes.len()
