@@ -171,8 +171,15 @@ pub(super) fn is_self_atari(board: &Board, color: Color, p: Pt) -> bool {
     if empty & empty.wrapping_sub(1) != 0 {
         return false; // two or more
     }
-    // Capturing is never self-atari.
     let (in_atari, _) = board.liberty_classes(p);
+    self_atari_given(board, color, p, empty, in_atari)
+}
+
+/// [`is_self_atari`] for a point with at most one empty neighbour (`empty`, one bit per empty
+/// orthogonal neighbour), whose neighbours in chains with one liberty are `in_atari` (as
+/// [`Board::liberty_classes`] gives them): for callers that have read them already.
+fn self_atari_given(board: &Board, color: Color, p: Pt, empty: u16, in_atari: u16) -> bool {
+    // Capturing is never self-atari.
     if board.stones_next_to(color.opponent(), p) & in_atari != 0 {
         return false;
     }
@@ -231,14 +238,23 @@ fn random_candidate(board: &Board, color: Color, p: Pt) -> bool {
     if empty & empty.wrapping_sub(1) != 0 {
         return board.ko != Some((p, color));
     }
-    // An eye has no empty neighbour; with one the stone has a liberty.
-    if empty == 0 && (board.is_eyeish(color, p) || !board.has_liberty_after(color, p)) {
-        return false;
-    }
     // Several stones in atari are almost always a blunder; a lone stone in atari may be a
     // throw-in that kills an eye.
-    board.ko != Some((p, color))
-        && (board.stones_next_to(color, p) == 0 || !is_self_atari(board, color, p))
+    let own = board.stones_next_to(color, p);
+    if empty != 0 {
+        // One empty neighbour: the stone has a liberty.
+        return board.ko != Some((p, color)) && (own == 0 || !is_self_atari(board, color, p));
+    }
+    // No empty neighbour: an eye, or a point whose legality and self-atari test both turn on
+    // the neighbouring chains' liberty counts, read once for both.
+    if board.is_eyeish(color, p) {
+        return false;
+    }
+    let (one, several) = board.liberty_classes(p);
+    let legal = (own & several) | (board.stones_next_to(color.opponent(), p) & one) != 0;
+    legal
+        && board.ko != Some((p, color))
+        && (own == 0 || !self_atari_given(board, color, p, 0, one))
 }
 
 /// Area score from Black's side without komi: stones plus empty points whose on-board neighbours
