@@ -382,18 +382,16 @@ pub fn ownership(board: &Board, to_move: Color, komi: f32, playouts: u32, seed: 
     let size = board.size();
     let mut owned = vec![0u32; size * size];
     let mut rng = PlayoutRng::seed_from_u64(seed);
-    let mut moves = Vec::with_capacity(4 * size * size);
     let mut b = board.clone();
     for _ in 0..playouts {
         b.copy_from(board);
-        moves.clear();
         playout::run(
             &mut b,
             to_move,
             0,
             Policy { patterns: true },
             &mut rng,
-            &mut moves,
+            None,
         );
         playout::tally(&b, &mut owned);
     }

@@ -32,31 +32,34 @@ pub(super) fn below(rng: &mut impl RngCore, n: usize) -> usize {
 /// Chance out of 256 that a heuristic is tried (MoGo's "mostly but not always").
 const HEURISTIC_ODDS: u32 = 230;
 
-/// Plays `board` out to the end (two passes or a move cap), appending the moves to `moves`.
-/// `passes` is how many passes in a row led to this position.
+/// Plays `board` out to the end (two passes or a move cap), appending the moves to `moves` when
+/// there is such a list (the search's RAVE update needs them, pure playouts for ownership do
+/// not and save the stores). `passes` is how many passes in a row led to this position.
 pub(super) fn run(
     board: &mut Board,
     mut color: Color,
     mut passes: u32,
     policy: Policy,
     rng: &mut PlayoutRng,
-    moves: &mut Vec<Move>,
+    mut moves: Option<&mut Vec<Move>>,
 ) {
     let cap = 3 * board.size() * board.size();
     let mut played = 0;
     let table = policy.patterns.then(pattern::table);
     while passes < 2 && played < cap {
-        match choose(board, color, table, rng) {
+        let play = choose(board, color, table, rng);
+        match play {
             Some(p) => {
                 board.play_unchecked(color, p);
                 passes = 0;
-                moves.push((Some(p), color));
             }
             None => {
                 board.pass();
                 passes += 1;
-                moves.push((None, color));
             }
+        }
+        if let Some(moves) = moves.as_deref_mut() {
+            moves.push((play, color));
         }
         color = color.opponent();
         played += 1;
@@ -320,7 +323,7 @@ mod tests {
                     0,
                     Policy { patterns: true },
                     &mut rng,
-                    &mut moves,
+                    Some(&mut moves),
                 );
                 assert!(
                     moves.len() >= size * size / 2,

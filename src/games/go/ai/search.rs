@@ -274,7 +274,14 @@ fn grow(
         }
         let tree_moves = moves.len();
         if passes < 2 {
-            playout::run(&mut board, color, passes, cfg.policy, &mut rng, &mut moves);
+            playout::run(
+                &mut board,
+                color,
+                passes,
+                cfg.policy,
+                &mut rng,
+                Some(&mut moves),
+            );
         }
         let quick_score = playout::tally(&board, &mut owned);
         let black = if passes >= 2 {
