@@ -156,32 +156,12 @@ impl PointSet {
     }
 }
 
-/// The distinct chains next to a stone just placed (one stone of each).
+/// The distinct chains next to a stone just placed: one neighbour of each (the first in slot
+/// order), as bits in the slots of the 3×3 code (see [`Board::stones_next_to`]).
 struct Contacts {
-    friends: [Pt; 4],
-    n_friends: usize,
+    friends: u16,
     /// Enemy chains the stone took the last liberty of.
-    victims: [Pt; 4],
-    n_victims: usize,
-}
-
-impl Contacts {
-    fn new() -> Contacts {
-        Contacts {
-            friends: [Pt(0); 4],
-            n_friends: 0,
-            victims: [Pt(0); 4],
-            n_victims: 0,
-        }
-    }
-
-    fn friends(&self) -> &[Pt] {
-        &self.friends[..self.n_friends]
-    }
-
-    fn victims(&self) -> &[Pt] {
-        &self.victims[..self.n_victims]
-    }
+    victims: u16,
 }
 
 #[derive(Clone)]
@@ -444,14 +424,13 @@ impl Board {
         self.last_move = Some(p);
         // Merge with friendly neighbours first, then capture: captures add liberties to the
         // merged chain through the chain ids, so they are counted once.
-        for &n in contacts.friends() {
-            if self.chain_id[n.idx()] != self.chain_id[p.idx()] {
-                self.merge(p, n);
-            }
-        }
+        self.join_friends(p, contacts.friends);
         let mut captured = 0;
         let mut last_captured = p;
-        for &n in contacts.victims() {
+        let mut victims = contacts.victims;
+        while victims != 0 {
+            let n = self.slot_neighbour(p, victims.trailing_zeros() as usize / 2);
+            victims &= victims - 1;
             captured += self.remove_chain(n);
             last_captured = n;
         }
@@ -476,11 +455,7 @@ impl Board {
             return Err(Illegal::Occupied);
         }
         let contacts = self.put_stone(color, p);
-        for &n in contacts.friends() {
-            if self.chain_id[n.idx()] != self.chain_id[p.idx()] {
-                self.merge(p, n);
-            }
-        }
+        self.join_friends(p, contacts.friends);
         self.ko = None;
         Ok(())
     }
@@ -756,30 +731,65 @@ impl Board {
         self.next[i] = p.0;
         self.chain_size[i] = 1;
         self.libs[i] = (!(code | code >> 1) & ORTH_LO).count_ones() as u16;
-        let mut contacts = Contacts::new();
-        // Only the neighbours holding stones, in slot order (south, west, east, north).
-        let mut stones = Self::stone_bits(code);
-        let mut seen = [u16::MAX; 4];
-        let mut n_seen = 0;
-        while stones != 0 {
-            let n = self.slot_neighbour(p, stones.trailing_zeros() as usize / 2);
-            stones &= stones - 1;
-            let id = self.chain_id[n.idx()];
-            if seen[..n_seen].contains(&id) {
-                continue;
-            }
-            seen[n_seen] = id;
-            n_seen += 1;
-            self.libs[ix(id)] -= 1;
-            if self.cells[n.idx()] == own {
-                contacts.friends[contacts.n_friends] = n;
-                contacts.n_friends += 1;
-            } else if self.libs[ix(id)] == 0 {
-                contacts.victims[contacts.n_victims] = n;
-                contacts.n_victims += 1;
+        // All four neighbours at once, without a branch per neighbour: which kind of stone sits
+        // there is hard to predict. Each distinct chain loses the liberty `p` once.
+        let ids = self.neighbour_ids(i);
+        let first = Self::distinct_chains(Self::stone_bits(code), ids);
+        for (slot, &id) in ids.iter().enumerate() {
+            self.libs[ix(id)] -= (first >> (2 * slot)) & 1;
+        }
+        let mut out = 0;
+        for (slot, &id) in ids.iter().enumerate() {
+            out |= u16::from(self.libs[ix(id)] == 0) << (2 * slot);
+        }
+        let friends = first & Self::own_bits(code, color);
+        Contacts {
+            friends,
+            victims: first & !friends & out,
+        }
+    }
+
+    /// The chain ids on the orthogonal neighbours of point `i`, in slot order (stale ids on
+    /// empty and border points: callers mask them with stone bits).
+    #[inline]
+    fn neighbour_ids(&self, i: usize) -> [u16; 4] {
+        let s = self.stride;
+        [i - s, i - 1, i + 1, i + s].map(|r| self.chain_id[ix(r as u16)])
+    }
+
+    /// Of the neighbours in `stones` (stone bits, slot order) with chain ids `ids`, the first
+    /// stone of each distinct chain.
+    #[inline]
+    fn distinct_chains(stones: u16, ids: [u16; 4]) -> u16 {
+        let at = |slot: usize| (stones >> (2 * slot)) & 1 != 0;
+        // Slot k repeats an earlier slot j when both hold stones of one chain.
+        let repeats = |k: usize| (0..k).fold(false, |r, j| r | (at(j) & (ids[j] == ids[k])));
+        let mut first = 0;
+        for slot in 1..4 {
+            first |= u16::from(!repeats(slot)) << (2 * slot);
+        }
+        stones & (first | 1)
+    }
+
+    /// One bit (the low bit of its code slot) per orthogonal neighbour holding a stone of
+    /// `color`, in neighbourhood `code`.
+    #[inline]
+    fn own_bits(code: u16, color: Color) -> u16 {
+        // Shifting by the colour's index puts its own bit (BLACK = 01, WHITE = 10) low.
+        (code >> color.index()) & !(code >> (1 - color.index())) & ORTH_LO
+    }
+
+    /// Merges the new stone `p` with the chains of its friendly neighbours in `friends` (one
+    /// neighbour per chain, see [`Contacts`]).
+    #[inline]
+    fn join_friends(&mut self, p: Pt, mut friends: u16) {
+        while friends != 0 {
+            let n = self.slot_neighbour(p, friends.trailing_zeros() as usize / 2);
+            friends &= friends - 1;
+            if self.chain_id[n.idx()] != self.chain_id[p.idx()] {
+                self.merge(p, n);
             }
         }
-        contacts
     }
 
     /// Merges the chain of the newly placed stone `p` with the friendly chain at `n`.
