@@ -909,18 +909,13 @@ impl Board {
         }
         // Second pass, now that the whole chain is gone: each freed point is one new liberty
         // of each distinct chain next to it (all of them are the capturer's colour).
+        // All four neighbours at once, as in `put_stone`.
         let mut s = start;
         loop {
-            let mut seen = [u16::MAX; 4];
-            for (k, n) in self.neighbors(Pt(s as u16)).into_iter().enumerate() {
-                let c = self.cells[n.idx()];
-                if c == BLACK || c == WHITE {
-                    let id = self.chain_id[n.idx()];
-                    if !seen[..k].contains(&id) {
-                        seen[k] = id;
-                        self.libs[ix(id)] += 1;
-                    }
-                }
+            let ids = self.neighbour_ids(s);
+            let first = Self::distinct_chains(Self::stone_bits(self.codes[s]), ids);
+            for (slot, &id) in ids.iter().enumerate() {
+                self.libs[ix(id)] += (first >> (2 * slot)) & 1;
             }
             s = ix(self.next[s]);
             if s == start {
