@@ -587,9 +587,13 @@ impl Board {
     /// on the edge). This is the playouts' "do not fill your own eye" test.
     #[inline]
     pub fn is_eyeish(&self, color: Color, p: Pt) -> bool {
-        if self.cells.get(p.0 as usize) != Some(&EMPTY) {
-            return false;
-        }
+        self.cells.get(p.0 as usize) == Some(&EMPTY) && self.is_eyeish_empty(color, p)
+    }
+
+    /// [`Board::is_eyeish`] for a point known to be empty. One expression without branches:
+    /// the playouts ask it of random points, own eyes and others mixed.
+    #[inline]
+    pub(super) fn is_eyeish_empty(&self, color: Color, p: Pt) -> bool {
         // Per neighbour, BLACK = 01, WHITE = 10, BORDER = 11: "own or border" is "own bit set".
         let code = self.codes[p.idx()];
         let (lo, hi) = (code & ALL_LO, (code >> 1) & ALL_LO);
@@ -597,16 +601,12 @@ impl Board {
             Color::Black => (lo, hi),
             Color::White => (hi, lo),
         };
-        if own_bit & ORTH_LO != ORTH_LO {
-            return false;
-        }
+        let enclosed = own_bit & ORTH_LO == ORTH_LO;
         let enemy_diagonals = enemy_bit & !own_bit & DIAG_LO;
         let on_edge = lo & hi & DIAG_LO != 0;
-        if on_edge {
-            enemy_diagonals == 0
-        } else {
-            enemy_diagonals & enemy_diagonals.wrapping_sub(1) == 0 // at most one
-        }
+        let at_most_one = enemy_diagonals & enemy_diagonals.wrapping_sub(1) == 0;
+        // No enemy diagonal on the edge, at most one in the centre.
+        enclosed & ((enemy_diagonals == 0) | (!on_edge & at_most_one))
     }
 
     /// The 3×3 neighbourhood code of the on-board point `p`: two bits per neighbour (EMPTY,

@@ -250,7 +250,7 @@ fn random_candidate(board: &Board, color: Color, p: Pt) -> bool {
     }
     // No empty neighbour: an eye, or a point whose legality and self-atari test both turn on
     // the neighbouring chains' liberty counts, read once for both.
-    if board.is_eyeish(color, p) {
+    if board.is_eyeish_empty(color, p) {
         return false;
     }
     let (one, several) = board.liberty_classes(p);
