@@ -735,12 +735,14 @@ impl Board {
         // there is hard to predict. Each distinct chain loses the liberty `p` once.
         let ids = self.neighbour_ids(i);
         let first = Self::distinct_chains(Self::stone_bits(code), ids);
-        for (slot, &id) in ids.iter().enumerate() {
-            self.libs[ix(id)] -= (first >> (2 * slot)) & 1;
-        }
+        // Which chains `p` takes the last liberty of, from the counts read before any is
+        // lowered (reading them back after the stores would wait for the stores).
         let mut out = 0;
         for (slot, &id) in ids.iter().enumerate() {
-            out |= u16::from(self.libs[ix(id)] == 0) << (2 * slot);
+            out |= u16::from(self.libs[ix(id)] == 1) << (2 * slot);
+        }
+        for (slot, &id) in ids.iter().enumerate() {
+            self.libs[ix(id)] -= (first >> (2 * slot)) & 1;
         }
         let friends = first & Self::own_bits(code, color);
         Contacts {
