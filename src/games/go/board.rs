@@ -138,24 +138,6 @@ const fn zobrist_table() -> [[u64; MAX_POINTS]; 2] {
     table
 }
 
-/// A set of padded points on the stack, used to count liberties without double-counting.
-struct PointSet([u64; MAX_POINTS.div_ceil(64)]);
-
-impl PointSet {
-    fn new() -> PointSet {
-        PointSet([0; MAX_POINTS.div_ceil(64)])
-    }
-
-    /// Inserts `p`; true when it was not in the set yet.
-    #[inline]
-    fn insert(&mut self, p: usize) -> bool {
-        let (word, bit) = (p / 64, 1u64 << (p % 64));
-        let fresh = self.0[word] & bit == 0;
-        self.0[word] |= bit;
-        fresh
-    }
-}
-
 /// The distinct chains next to a stone just placed: one neighbour of each (the first in slot
 /// order), as bits in the slots of the 3×3 code (see [`Board::stones_next_to`]).
 struct Contacts {
@@ -782,15 +764,15 @@ impl Board {
     }
 
     /// Merges the new stone `p` with the chains of its friendly neighbours in `friends` (one
-    /// neighbour per chain, see [`Contacts`]).
+    /// neighbour per chain, see [`Contacts`]). The chains are distinct and a merge relabels
+    /// only the two chains it joins, so each one met here is still apart from `p`'s.
     #[inline]
     fn join_friends(&mut self, p: Pt, mut friends: u16) {
         while friends != 0 {
             let n = self.slot_neighbour(p, friends.trailing_zeros() as usize / 2);
             friends &= friends - 1;
-            if self.chain_id[n.idx()] != self.chain_id[p.idx()] {
-                self.merge(p, n);
-            }
+            debug_assert_ne!(self.chain_id[n.idx()], self.chain_id[p.idx()]);
+            self.merge(p, n);
         }
     }
 
@@ -837,17 +819,21 @@ impl Board {
         if self.next[start] as usize == start {
             return self.lone_liberties_not_touching(Pt(start as u16), other);
         }
+        let own = self.chain_id[start];
         let mut extra = 0;
-        let mut seen = PointSet::new();
         let mut s = start;
         loop {
-            for q in self.neighbors(Pt(s as u16)) {
-                if self.cells[q.idx()] == EMPTY
-                    && seen.insert(q.idx())
-                    && !self.touches_chain(q, other)
-                {
-                    extra += 1;
-                }
+            let stone = Pt(s as u16);
+            let mut empty = self.empty_neighbours(stone);
+            while empty != 0 {
+                let slot = empty.trailing_zeros() as usize / 2;
+                empty &= empty - 1;
+                let q = self.slot_neighbour(stone, slot);
+                // A liberty next to several stones of the chain counts once, at the first of
+                // them in its slot order: `stone` is the one in the opposite slot (3 - slot).
+                let (of_other, of_own) = self.chains_next_to(q, other, own);
+                let first = of_own.trailing_zeros() as usize / 2 == 3 - slot;
+                extra += u16::from(of_other == 0 && first);
             }
             s = ix(self.next[s]);
             if s == start {
@@ -856,8 +842,8 @@ impl Board {
         }
     }
 
-    /// [`Board::liberties_not_touching`] for the lone stone `p`: its empty neighbours are
-    /// distinct, no set needed.
+    /// [`Board::liberties_not_touching`] for the lone stone `p`: each of its empty neighbours is
+    /// next to no other stone of its chain.
     #[inline]
     fn lone_liberties_not_touching(&self, p: Pt, other: u16) -> u16 {
         let mut empty = self.empty_neighbours(p);
@@ -868,6 +854,20 @@ impl Board {
             extra += u16::from(!self.touches_chain(q, other));
         }
         extra
+    }
+
+    /// Which orthogonal neighbours of `q` hold stones of chain `a`, and which of chain `b` (a
+    /// bit per neighbour, as in [`Board::stones_next_to`]).
+    #[inline]
+    fn chains_next_to(&self, q: Pt, a: u16, b: u16) -> (u16, u16) {
+        let ids = self.neighbour_ids(q.idx());
+        let (mut in_a, mut in_b) = (0, 0);
+        for (slot, &id) in ids.iter().enumerate() {
+            in_a |= u16::from(id == a) << (2 * slot);
+            in_b |= u16::from(id == b) << (2 * slot);
+        }
+        let stones = Self::stone_bits(self.codes[q.idx()]);
+        (in_a & stones, in_b & stones)
     }
 
     /// Whether a stone of chain `id` is next to `q`.
