@@ -153,7 +153,8 @@ pub struct Board {
     pub(super) stride: usize,
     /// EMPTY, BLACK, WHITE or BORDER per padded point.
     pub(super) cells: [u8; MAX_POINTS],
-    /// Chain id of the stone on a point (meaningless on empty points).
+    /// Chain id of the stone on a point; 0 on empty and border points, which no chain has
+    /// (point 0 is a border corner), so comparing ids needs no look at what is on the points.
     pub(super) chain_id: [u16; MAX_POINTS],
     /// Next stone of the same chain: a ring through all its stones.
     pub(super) next: [u16; MAX_POINTS],
@@ -733,8 +734,8 @@ impl Board {
         }
     }
 
-    /// The chain ids on the orthogonal neighbours of point `i`, in slot order (stale ids on
-    /// empty and border points: callers mask them with stone bits).
+    /// The chain ids on the orthogonal neighbours of point `i`, in slot order (0 on empty and
+    /// border points).
     #[inline]
     fn neighbour_ids(&self, i: usize) -> [u16; 4] {
         let s = self.stride;
@@ -745,14 +746,13 @@ impl Board {
     /// stone of each distinct chain.
     #[inline]
     fn distinct_chains(stones: u16, ids: [u16; 4]) -> u16 {
-        let at = |slot: usize| (stones >> (2 * slot)) & 1 != 0;
-        // Slot k repeats an earlier slot j when both hold stones of one chain.
-        let repeats = |k: usize| (0..k).fold(false, |r, j| r | (at(j) & (ids[j] == ids[k])));
-        let mut first = 0;
-        for slot in 1..4 {
-            first |= u16::from(!repeats(slot)) << (2 * slot);
-        }
-        stones & (first | 1)
+        // A slot repeats an earlier one with the same id: a stone of the same chain, or (id 0)
+        // another point without a stone, which `stones` drops anyway.
+        let [a, b, c, d] = ids;
+        let repeats = u16::from(b == a) << 2
+            | u16::from((c == a) | (c == b)) << 4
+            | u16::from((d == a) | (d == b) | (d == c)) << 6;
+        stones & !repeats
     }
 
     /// One bit (the low bit of its code slot) per orthogonal neighbour holding a stone of
@@ -900,6 +900,7 @@ impl Board {
         loop {
             let next = ix(self.next[s]);
             self.cells[s] = EMPTY;
+            self.chain_id[s] = 0;
             self.flip_codes(s, color);
             self.hash ^= ZOBRIST[key][s];
             self.push_empty(Pt(s as u16));
@@ -1246,6 +1247,7 @@ mod tests {
             match n.get(c, r) {
                 None => {
                     empties.insert(p);
+                    assert_eq!(b.chain_id[p.idx()], 0, "chain id of an empty point");
                     let naive_legal = n.clone().play(to_move, c, r).is_some();
                     for color in [Color::Black, Color::White] {
                         assert_eq!(
