@@ -857,7 +857,7 @@ impl Board {
     }
 
     /// Which orthogonal neighbours of `q` hold stones of chain `a`, and which of chain `b` (a
-    /// bit per neighbour, as in [`Board::stones_next_to`]).
+    /// bit per neighbour, as in [`Board::stones_next_to`]; `a` and `b` are chains, not 0).
     #[inline]
     fn chains_next_to(&self, q: Pt, a: u16, b: u16) -> (u16, u16) {
         let ids = self.neighbour_ids(q.idx());
@@ -866,20 +866,18 @@ impl Board {
             in_a |= u16::from(id == a) << (2 * slot);
             in_b |= u16::from(id == b) << (2 * slot);
         }
-        let stones = Self::stone_bits(self.codes[q.idx()]);
-        (in_a & stones, in_b & stones)
+        (in_a, in_b)
     }
 
-    /// Whether a stone of chain `id` is next to `q`.
+    /// Whether a stone of chain `id` (a chain, not 0) is next to `q`.
     #[inline]
     fn touches_chain(&self, q: Pt, id: u16) -> bool {
         // All four neighbours' ids compared at once, without a branch per neighbour (the merge
         // runs this for every liberty of a stone joining a chain, and the outcome is hard to
-        // predict); the stone bits then drop the ids left behind on empty points.
-        let (i, s) = (q.idx(), self.stride);
-        let same = |r: usize| u16::from(self.chain_id[ix(r as u16)] == id);
-        let hits = same(i - s) | same(i - 1) << 2 | same(i + 1) << 4 | same(i + s) << 6;
-        hits & Self::stone_bits(self.codes[i]) != 0
+        // predict).
+        self.neighbour_ids(q.idx())
+            .iter()
+            .fold(false, |hit, &n| hit | (n == id))
     }
 
     /// One bit (the low bit of its code slot) per orthogonal neighbour holding a stone of
