@@ -141,16 +141,15 @@ fn local_answer(
 /// atari, else extend on its last liberty if that gives it room.
 pub(super) fn save(board: &Board, color: Color, chain: Pt) -> Option<Pt> {
     for s in board.chain(chain) {
-        // Enemy stones next to `s`, in the order of `Board::neighbors`.
-        let mut enemies = board.stones_next_to(color.opponent(), s);
+        // Enemy stones in atari next to `s`, in the order of `Board::neighbors` (their liberty
+        // counts read at once, as few of them are in atari).
+        let mut enemies = board.stones_next_to(color.opponent(), s) & board.liberty_classes(s).0;
         while enemies != 0 {
             let n = board.slot_neighbour(s, enemies.trailing_zeros() as usize / 2);
             enemies &= enemies - 1;
-            if board.chain_liberties(n) == 1 {
-                if let Some(lib) = board.some_liberty(n) {
-                    if playable(board, color, lib) {
-                        return Some(lib);
-                    }
+            if let Some(lib) = board.some_liberty(n) {
+                if playable(board, color, lib) {
+                    return Some(lib);
                 }
             }
         }
