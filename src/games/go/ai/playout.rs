@@ -158,8 +158,9 @@ pub(super) fn save(board: &Board, color: Color, chain: Pt) -> Option<Pt> {
     (playable(board, color, lib) && !is_self_atari(board, color, lib)).then_some(lib)
 }
 
-/// Legal for `color` (not occupied, not the ko retake, not suicide).
-#[inline]
+/// Legal for `color` (not occupied, not the ko retake, not suicide). Always inlined, like the
+/// self-atari test below: called at a few places a move, each with its own mix of outcomes.
+#[inline(always)]
 pub(super) fn playable(board: &Board, color: Color, p: Pt) -> bool {
     board.cells[p.idx()] == EMPTY
         && board.ko != Some((p, color))
@@ -180,6 +181,7 @@ pub(super) fn is_self_atari(board: &Board, color: Color, p: Pt) -> bool {
 /// [`is_self_atari`] for a point with at most one empty neighbour (`empty`, one bit per empty
 /// orthogonal neighbour), whose neighbours in chains with one liberty are `in_atari` (as
 /// [`Board::liberty_classes`] gives them): for callers that have read them already.
+#[inline(always)]
 fn self_atari_given(board: &Board, color: Color, p: Pt, empty: u16, in_atari: u16) -> bool {
     // Capturing is never self-atari.
     if board.stones_next_to(color.opponent(), p) & in_atari != 0 {
