@@ -6,52 +6,43 @@
 //! cargo run --release --example uno_sim -- --games 10000 --level normal --seed 1
 //! cargo run --release --example uno_sim -- --games 400 --level hard --time-ms 100 --seed 1
 //! ```
-//! Options: `--seats N` (default 4), `--iterations N` (caps `hard` per move), `--all-rules`
-//! (every option of RULES.md on: cap 14, draw_then_play, stacking, jump_in).
+//! `--help` lists every option: `--seats N` (default 4), `--iterations N` (caps `hard` per move),
+//! `--all-rules` (every option of the rules on: cap 14, draw_then_play, stacking, jump_in).
 
 use std::time::{Duration, Instant};
+
+use clap::Parser;
 
 use parlor::games::uno::ai::{self, Level, Limits};
 use parlor::games::uno::{Outcome, Rules, Uno, UnoAction};
 
+/// UNO simulations: easy-bot speed, or one `normal`/`hard` seat against `easy` bots.
+#[derive(Parser)]
 struct Args {
+    /// Games to play.
+    #[arg(long, default_value_t = 20_000)]
     games: u64,
+    /// The tested seat's level (`easy`: every seat easy, for speed).
+    #[arg(long, default_value = "easy", value_parser = parse_level)]
     level: Level,
+    /// `hard`'s think time a move.
+    #[arg(long, default_value_t = 100)]
     time_ms: u64,
+    #[arg(long, default_value_t = 1)]
     seed: u64,
+    #[arg(long, default_value_t = 4)]
     seats: usize,
+    /// Caps `hard`'s games per move (deterministic runs whatever the load).
+    #[arg(long, default_value_t = ai::DEFAULT_MAX_ITERATIONS)]
     iterations: u64,
+    /// Every option of the rules on: cap 14, draw_then_play, stacking, jump_in.
+    #[arg(long)]
     all_rules: bool,
 }
 
-fn parse_args() -> Args {
-    let mut args = Args {
-        games: 20_000,
-        level: Level::Easy,
-        time_ms: 100,
-        seed: 1,
-        seats: 4,
-        iterations: ai::DEFAULT_MAX_ITERATIONS,
-        all_rules: false,
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(flag) = it.next() {
-        let mut value = || it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
-        match flag.as_str() {
-            "--games" => args.games = value().parse().expect("--games N"),
-            "--time-ms" => args.time_ms = value().parse().expect("--time-ms T"),
-            "--seed" => args.seed = value().parse().expect("--seed S"),
-            "--seats" => args.seats = value().parse().expect("--seats N"),
-            "--iterations" => args.iterations = value().parse().expect("--iterations N"),
-            "--level" => {
-                args.level = serde_json::from_value(serde_json::Value::String(value()))
-                    .expect("--level easy|normal|hard")
-            }
-            "--all-rules" => args.all_rules = true,
-            other => panic!("unknown option {other}"),
-        }
-    }
-    args
+fn parse_level(word: &str) -> Result<Level, String> {
+    serde_json::from_value(serde_json::Value::String(word.to_owned()))
+        .map_err(|_| format!("{word:?} is not a level: easy, normal or hard"))
 }
 
 /// Searches made by the tested seat: how many, and their iterations in total.
@@ -129,7 +120,7 @@ fn wilson_interval(wins: u64, games: u64) -> (f64, f64) {
 }
 
 fn main() {
-    let args = parse_args();
+    let args = Args::parse();
     let rules = if args.all_rules {
         Rules::all_on()
     } else {
