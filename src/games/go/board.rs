@@ -372,7 +372,19 @@ impl Board {
         if self.empty_neighbours(p) != 0 {
             return true;
         }
-        let (one, several) = self.liberty_classes(p);
+        self.liberty_from_chains(color, p, self.liberty_classes(p))
+    }
+
+    /// Whether a stone of `color` at `p` gets a liberty from its neighbouring chains, given
+    /// their [`Board::liberty_classes`]: a friendly chain with another liberty, or an enemy
+    /// chain in atari it captures. For callers that have read the classes already.
+    #[inline(always)]
+    pub(super) fn liberty_from_chains(
+        &self,
+        color: Color,
+        p: Pt,
+        (one, several): (u16, u16),
+    ) -> bool {
         (self.stones_next_to(color, p) & several) | (self.stones_next_to(color.opponent(), p) & one)
             != 0
     }
@@ -636,11 +648,7 @@ impl Board {
     /// of `color`.
     #[inline]
     pub(super) fn stones_next_to(&self, color: Color, p: Pt) -> u16 {
-        // Shifting by the colour's index puts its own bit (BLACK = 01, WHITE = 10) low.
-        let code = self.codes[p.idx()];
-        let own = code >> color.index();
-        let other = code >> (1 - color.index());
-        own & !other & ORTH_LO
+        Self::own_bits(self.codes[p.idx()], color)
     }
 
     /// The neighbourhood code of `p` read from the cells (the definition the kept codes follow).

@@ -255,8 +255,7 @@ fn random_candidate(board: &Board, color: Color, p: Pt) -> bool {
         return false;
     }
     let (one, several) = board.liberty_classes(p);
-    let legal = (own & several) | (board.stones_next_to(color.opponent(), p) & one) != 0;
-    legal
+    board.liberty_from_chains(color, p, (one, several))
         && board.ko != Some((p, color))
         && (own == 0 || !self_atari_given(board, color, p, 0, one))
 }
