@@ -99,7 +99,7 @@ struct Counts {
 }
 
 impl Counts {
-    fn of(game: &Uno, seat: usize, weigh_reach: bool) -> Counts {
+    fn of(game: &Uno, seat: usize, weigh_reach: bool, others: &Others) -> Counts {
         let (mut mine, mut wilds) = ([0; 4], 0);
         for c in game.hand(seat) {
             match c.color() {
@@ -110,7 +110,7 @@ impl Counts {
         // (`hard` runs `normal` in every rollout: the table stays empty when one card fits.)
         let mut unseen_cards = [0u8; 52];
         if weigh_reach {
-            let left = unseen(game, seat);
+            let left = others.unseen(game, seat);
             unseen_cards = std::array::from_fn(|i| left[i] as u8);
         }
         let mut seen = mine;
@@ -208,8 +208,8 @@ pub fn choose(game: &Uno, seat: usize) -> UnoAction {
         .enumerate()
         .filter(|&(i, &c)| (i == 0 || hand[i - 1] != c) && game.is_playable(seat, c))
         .count();
-    let counts = Counts::of(game, seat, fitting > 1);
     let others = Others::default();
+    let counts = Counts::of(game, seat, fitting > 1, &others);
     let mut best: Option<(i32, UnoAction)> = None;
     let mut last = None;
     for &card in hand {
@@ -365,6 +365,12 @@ struct Others {
 }
 
 impl Others {
+    /// The cards `seat` (the seat deciding) has not seen, counted once a decision: the reach of
+    /// its kept cards and every other seat's follow chance start from them.
+    fn unseen(&self, game: &Uno, seat: usize) -> &[usize; DISTINCT_CARDS] {
+        self.unseen.get_or_init(|| unseen(game, seat))
+    }
+
     /// The chance that `other`'s last card can follow `card` played by `seat` (naming `color`).
     fn follow_chance(
         &self,
@@ -377,8 +383,7 @@ impl Others {
         self.may_hold[other]
             .get_or_init(|| {
                 let named = self.named.get_or_init(|| named_colours(game))[other];
-                let unseen = self.unseen.get_or_init(|| unseen(game, seat));
-                MayHold::of(game, unseen, other, named)
+                MayHold::of(game, self.unseen(game, seat), other, named)
             })
             .follow_chance(card, color)
     }
