@@ -7,23 +7,11 @@
 use std::fmt;
 
 use serde::de::{self, MapAccess, Visitor};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serializer};
 
 use super::board::Color;
 use super::game::Turn;
-use super::vertex::{GoPlay, ShortName, Vertex};
-
-impl Serialize for Turn {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut text = ShortName::new();
-        text.push(match self.color {
-            Color::Black => b"B ",
-            Color::White => b"W ",
-        });
-        self.play.append_to(&mut text);
-        s.serialize_str(text.as_str())
-    }
-}
+use super::vertex::{GoPlay, Vertex};
 
 impl<'de> Deserialize<'de> for Turn {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -174,6 +162,7 @@ pub(super) mod packed_turns {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde::Serialize;
     use serde_json::json;
 
     fn turn(color: Color, play: &str) -> Turn {
@@ -184,17 +173,15 @@ mod tests {
     }
 
     #[test]
-    fn a_move_is_stored_as_one_string_and_read_back() {
+    fn a_move_stored_as_one_string_still_loads() {
         for (t, text) in [
             (turn(Color::Black, "D4"), "B D4"),
             (turn(Color::White, "pass"), "W pass"),
             (turn(Color::Black, "Z25"), "B Z25"),
             (turn(Color::Black, "A1"), "B A1"),
             (turn(Color::Black, "J10"), "B J10"),
-            // The longest stored move: eight bytes, the stack buffer's size.
             (turn(Color::White, "resign"), "W resign"),
         ] {
-            assert_eq!(serde_json::to_value(t).unwrap(), json!(text));
             assert_eq!(serde_json::from_value::<Turn>(json!(text)).unwrap(), t);
         }
     }

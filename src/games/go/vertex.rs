@@ -95,29 +95,36 @@ impl FromStr for Vertex {
     }
 }
 
-/// A name of a few ASCII bytes built on the stack: every stored and shown move of a game is
-/// written on every request, and the formatter machinery cost more than the JSON around it.
+/// A name of a few ASCII bytes built on the stack: every shown move of a game is written on
+/// every request, and the formatter machinery cost more than the JSON around it.
 #[derive(Clone, Copy)]
-pub(super) struct ShortName {
+struct ShortName {
     bytes: [u8; 8],
     len: usize,
 }
 
 impl ShortName {
-    pub(super) fn new() -> Self {
+    fn new() -> Self {
         ShortName {
             bytes: [0; 8],
             len: 0,
         }
     }
 
-    /// Appends ASCII bytes (at most eight in all: a colour letter, a space and `resign` fit).
-    pub(super) fn push(&mut self, text: &[u8]) {
+    /// The name `text` (ASCII, at most eight bytes).
+    fn of(text: &[u8]) -> Self {
+        let mut name = ShortName::new();
+        name.push(text);
+        name
+    }
+
+    /// Appends ASCII bytes (at most eight in all; `resign`, the longest name, fits).
+    fn push(&mut self, text: &[u8]) {
         self.bytes[self.len..self.len + text.len()].copy_from_slice(text);
         self.len += text.len();
     }
 
-    pub(super) fn as_str(&self) -> &str {
+    fn as_str(&self) -> &str {
         // Only ASCII is ever pushed.
         std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
     }
@@ -125,7 +132,7 @@ impl ShortName {
 
 impl Vertex {
     /// The GTP name, `D4`.
-    pub(super) fn name(self) -> ShortName {
+    fn name(self) -> ShortName {
         let mut name = ShortName::new();
         name.push(&[COLUMNS[usize::from(self.col)]]);
         let row = self.row + 1;
@@ -187,19 +194,13 @@ impl FromStr for GoPlay {
 }
 
 impl GoPlay {
-    /// `D4`, `pass` or `resign`, appended to `name`.
-    pub(super) fn append_to(self, name: &mut ShortName) {
-        match self {
-            GoPlay::Stone(v) => name.push(v.name().as_str().as_bytes()),
-            GoPlay::Pass => name.push(b"pass"),
-            GoPlay::Resign => name.push(b"resign"),
-        }
-    }
-
+    /// `D4`, `pass` or `resign`.
     fn name(self) -> ShortName {
-        let mut name = ShortName::new();
-        self.append_to(&mut name);
-        name
+        match self {
+            GoPlay::Stone(v) => v.name(),
+            GoPlay::Pass => ShortName::of(b"pass"),
+            GoPlay::Resign => ShortName::of(b"resign"),
+        }
     }
 }
 
