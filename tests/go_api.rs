@@ -559,7 +559,58 @@ async fn undo_against_an_ai_returns_to_the_human(app: TestApp) {
     assert_eq!(redone.body["game"]["turn"], 0);
 }
 
+/// A long game, whose stored state the store keeps in pieces, loads back the same on another
+/// server, through undo and redo and with two servers taking turns: black fills the board row by
+/// row while white passes, 300 moves (900 bytes of packed moves, more than one piece).
+async fn a_long_game_survives_another_server(app: TestApp) {
+    let (id, black, white) = two_humans(&app, json!({"size": 19})).await;
+    let columns: Vec<char> = "ABCDEFGHJKLMNOPQRST".chars().collect();
+    let stones: Vec<String> = (0..150)
+        .map(|i| format!("{}{}", columns[i % 19], i / 19 + 1))
+        .collect();
+    let moves: Vec<&str> = stones.iter().flat_map(|s| [s.as_str(), "pass"]).collect();
+    play_all(&app, &id, [&black, &white], &moves).await;
+    take_back(&app, &id, &white, "undo").await.expect(200);
+    take_back(&app, &id, &white, "undo").await.expect(200);
+    take_back(&app, &id, &white, "redo").await.expect(200);
+    let path = format!("/v1/go/games/{id}");
+    let read = app.get(&path).await.expect(200);
+    assert_eq!(read.body["state"]["moves"].as_array().unwrap().len(), 299);
+
+    let other = common::spawn_on(
+        &app.database_url,
+        None,
+        common::test_config(&app.database_url),
+    )
+    .await;
+    assert_eq!(
+        other.get(&path).await.body,
+        read.body,
+        "another server reads the same game"
+    );
+    // The servers take turns: each move is made by the server that did not make the last one.
+    let more = ["pass", "T8", "pass", "T9"];
+    for (i, m) in more.iter().enumerate() {
+        let server = if i % 2 == 0 { &other } else { &app };
+        let token = if i % 2 == 0 { &white } else { &black };
+        play(server, &id, token, m).await.expect(200);
+    }
+    let (first, second) = (app.get(&path).await.body, other.get(&path).await.body);
+    assert_eq!(first, second);
+    let stored = first["state"]["moves"].as_array().unwrap();
+    assert_eq!(stored.len(), 303);
+    assert_eq!(
+        stored[299..],
+        [json!("pass"), json!("T8"), json!("pass"), json!("T9")]
+    );
+    assert_eq!(
+        first["state"]["can_redo"], false,
+        "a new move clears the redo line"
+    );
+}
+
 on_both_stores!(
+    a_long_game_survives_another_server,
     captures_ko_and_suicide,
     superko_is_an_option,
     undo_and_redo_restore_captures,

@@ -9,7 +9,7 @@ use parlor::games::{GameStatus, SeatKindWord};
 use parlor::rating::{Rating, Standing};
 use parlor::store::{
     BoardCursor, BoardQuery, BoardRow, BoardSort, Commit, DeckRecord, GameFilter, GameStore,
-    HeldVersion, NewGame, PlayerRecord, Rated, RatedGame, RatedSide, ScoreChange, SeatRow,
+    HeldVersion, Layout, NewGame, PlayerRecord, Rated, RatedGame, RatedSide, ScoreChange, SeatRow,
     StoreError, StoredState,
 };
 use serde_json::{json, Value};
@@ -40,6 +40,7 @@ fn new_game(player: &str) -> NewGame {
         status: GameStatus::Active,
         turn: Some(0),
         state: stored(json!({"moves": []})),
+        layout: Layout::Whole,
         seats: vec![
             SeatRow {
                 seat: 0,
@@ -71,6 +72,7 @@ fn change(game: &NewGame, expected_version: i64, mv: &str) -> Commit {
         status: GameStatus::Active,
         turn: Some(1),
         state: stored(json!({"moves": [mv]})),
+        layout: Layout::Whole,
         result: None,
         seat: Some(0),
         action: json!({"move": mv}),
@@ -422,6 +424,120 @@ async fn sqlite_store_keeps_the_contract() {
 #[actix_web::test]
 async fn postgres_store_keeps_the_contract() {
     contract(Db::Postgres).await;
+}
+
+/// A state that grows at its end, as Go's packed move list: `n` moves, then a redo line.
+fn growing(n: usize, redo: &str) -> StoredState {
+    raw(format!(
+        r#"{{"options":{{"size":19}},"moves":"{}","redo":"{redo}"}}"#,
+        "Bdd".repeat(n)
+    ))
+}
+
+fn raw(text: String) -> StoredState {
+    serde_json::value::RawValue::from_string(text).unwrap()
+}
+
+/// The state as loaded; a state in pieces keeps its spelling (its tail is a JSON string).
+async fn loaded_text(store: &dyn GameStore, id: Uuid) -> String {
+    let record = store.load_game(id, None).await.unwrap().unwrap();
+    record.row.state.expect("a state").0.get().to_owned()
+}
+
+/// States kept in pieces load back exactly through every kind of change: growth past a piece,
+/// growth within one, an undo that drops a piece, a change inside the first piece, a write whose
+/// writer does not know the stored pieces, a state shrunk back below one piece, a state first
+/// stored whole. A conflicting write leaves them alone; a holder of the version gets no state.
+async fn state_in_pieces(db: Db) {
+    let Some((store, _dir)) = store(db).await else {
+        return;
+    };
+    let mut game = new_game("pieces");
+    game.state = growing(400, "");
+    game.layout = Layout::Pieces { written: None };
+    store.create_game(&game).await.unwrap();
+    assert_eq!(loaded_text(&*store, game.id).await, game.state.get());
+
+    let mut written: Option<String> = Some(game.state.get().to_owned());
+    let first_piece_changed = raw(growing(330, "").get().replacen("Bdd", "Bee", 1));
+    let steps = [
+        (growing(401, ""), true),    // within the tail
+        (growing(700, ""), true),    // past a piece
+        (growing(300, "Wpp"), true), // an undo: pieces dropped
+        (growing(310, ""), true),
+        (growing(320, ""), false), // the writer does not know what is stored
+        (first_piece_changed, true),
+        (growing(10, ""), true), // shorter than a piece: whole again
+        (growing(500, ""), true),
+    ];
+    let version = steps.len() as i64;
+    for (step, (state, known)) in steps.into_iter().enumerate() {
+        let mut commit = change(&game, step as i64, "x");
+        commit.state = state;
+        commit.layout = Layout::Pieces {
+            written: written.as_deref().filter(|_| known).map(Into::into),
+        };
+        store.commit(&commit).await.unwrap();
+        let text = loaded_text(&*store, game.id).await;
+        if commit.state.get().len() > 512 {
+            assert_eq!(text, commit.state.get(), "after change {}", step + 1);
+        } else {
+            // Stored whole: PostgreSQL's `jsonb` keeps the value, not the spelling.
+            assert_eq!(
+                parsed(&raw(text)),
+                parsed(&commit.state),
+                "after change {}",
+                step + 1
+            );
+        }
+        written = Some(commit.state.get().to_owned());
+    }
+
+    // A stale write changes nothing, pieces included.
+    let mut stale = change(&game, version - 1, "y");
+    stale.state = growing(900, "");
+    stale.layout = Layout::Pieces { written: None };
+    assert!(matches!(
+        store.commit(&stale).await,
+        Err(StoreError::Conflict)
+    ));
+    assert_eq!(loaded_text(&*store, game.id).await, growing(500, "").get());
+
+    // The holder of the version gets neither the tail nor the pieces.
+    let row = store.load_game(game.id, None).await.unwrap().unwrap().row;
+    let held = HeldVersion {
+        version: row.version,
+        updated_at: row.updated_at,
+    };
+    assert!(store
+        .load_game(game.id, Some(held))
+        .await
+        .unwrap()
+        .unwrap()
+        .row
+        .state
+        .is_none());
+
+    // A state stored whole (by a build before pieces, or a short one) goes into pieces on its
+    // first long write, whatever the writer knows.
+    let mut whole = new_game("whole");
+    whole.state = growing(400, "");
+    store.create_game(&whole).await.unwrap();
+    let mut commit = change(&whole, 0, "x");
+    commit.state = growing(401, "");
+    commit.layout = Layout::Pieces { written: None };
+    store.commit(&commit).await.unwrap();
+    assert_eq!(loaded_text(&*store, whole.id).await, growing(401, "").get());
+}
+
+#[actix_web::test]
+async fn sqlite_keeps_a_growing_state_in_pieces() {
+    state_in_pieces(Db::Sqlite).await;
+}
+
+#[actix_web::test]
+async fn postgres_keeps_a_growing_state_in_pieces() {
+    state_in_pieces(Db::Postgres).await;
 }
 
 /// Many writers racing on one game through the store: exactly one commit per version.

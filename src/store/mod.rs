@@ -4,6 +4,7 @@
 //! compare-and-swaps the version and appends one entry to the move log, so the log's `seq` equals the
 //! version it produced: gapless, and the state is always the replay of the log.
 
+pub(crate) mod pieces;
 mod postgres;
 mod records;
 mod sql;

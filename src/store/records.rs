@@ -1,5 +1,7 @@
 //! Rows as the store reads and writes them.
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -42,6 +44,18 @@ impl SeatRow {
 /// game's state is not built into a JSON tree and back on every move.
 pub type StoredState = Box<RawValue>;
 
+/// How the store lays a game's state out.
+#[derive(Clone, Debug, Default)]
+pub enum Layout {
+    /// One value: a state that may change anywhere (UNO's hands and deck).
+    #[default]
+    Whole,
+    /// In pieces (see [`super::pieces`]), for a state that grows at its end: a change late in a long
+    /// game writes its tail and the pieces that differ from `written`, the state as this server
+    /// last wrote it at the version the change replaces. Without it, every piece is written again.
+    Pieces { written: Option<Arc<str>> },
+}
+
 #[derive(Clone, Debug)]
 pub struct NewGame {
     pub id: Uuid,
@@ -49,6 +63,7 @@ pub struct NewGame {
     pub status: GameStatus,
     pub turn: Option<i32>,
     pub state: StoredState,
+    pub layout: Layout,
     pub seats: Vec<SeatRow>,
     /// Players whose score this game will move; they get a score row at creation.
     pub scored_players: Vec<String>,
@@ -69,6 +84,15 @@ pub struct GameRow {
     pub result: Option<Json<Value>>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+}
+
+/// A row of a game's load: the game's row and one piece of its state (none for a state stored
+/// whole, or left out).
+#[derive(sqlx::FromRow)]
+pub(crate) struct GameRowPiece {
+    #[sqlx(flatten)]
+    pub row: GameRow,
+    pub piece: Option<String>,
 }
 
 /// A stored version of a game that a reader already holds in memory. Every change moves the
@@ -107,6 +131,7 @@ pub struct Commit {
     pub status: GameStatus,
     pub turn: Option<i32>,
     pub state: StoredState,
+    pub layout: Layout,
     pub result: Option<Value>,
     /// The seat that acted (`None`: the server, e.g. an abort).
     pub seat: Option<i32>,

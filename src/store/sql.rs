@@ -86,6 +86,35 @@ macro_rules! rate_game {
 
 pub(crate) use rate_game;
 
+/// Writes the pieces of a state `$plan` (a [`Plan`](super::pieces::Plan)) of game `$id` inside
+/// its transaction `$tx`: drops the stale ones, adds the new ones.
+macro_rules! write_pieces {
+    ($tx:expr, $id:expr, $plan:expr) => {{
+        let tx = $tx;
+        let id: Uuid = $id;
+        let plan: &$crate::store::pieces::Plan<'_> = $plan;
+        if let Some(from) = plan.drop_from {
+            sqlx::query("DELETE FROM state_pieces WHERE game_id = $1 AND idx >= $2")
+                .bind(id)
+                .bind(from)
+                .execute(&mut **tx)
+                .await
+                .map_err(StoreError::from_sqlx)?;
+        }
+        for (idx, piece) in &plan.add {
+            sqlx::query("INSERT INTO state_pieces (game_id, idx, piece) VALUES ($1, $2, $3)")
+                .bind(id)
+                .bind(*idx)
+                .bind(*piece)
+                .execute(&mut **tx)
+                .await
+                .map_err(StoreError::from_sqlx)?;
+        }
+    }};
+}
+
+pub(crate) use write_pieces;
+
 /// Implements `GameStore` for a type with a `pool: sqlx::Pool<DB>` field.
 macro_rules! impl_sql_store {
     ($store:ty) => {
@@ -100,6 +129,7 @@ macro_rules! impl_sql_store {
             }
 
             async fn create_game(&self, game: &NewGame) -> StoreResult<()> {
+                let plan = $crate::store::pieces::Plan::new(&game.state, &game.layout);
                 let mut tx = self.pool.begin().await.map_err(StoreError::from_sqlx)?;
                 sqlx::query(
                     "INSERT INTO games (id, game, status, version, turn, state, result, created_at, updated_at) \
@@ -109,11 +139,12 @@ macro_rules! impl_sql_store {
                 .bind(&game.game)
                 .bind(game.status.as_str())
                 .bind(game.turn)
-                .bind(Json(&game.state))
+                .bind(Json(plan.tail.as_deref().unwrap_or(&*game.state)))
                 .bind(game.at)
                 .execute(&mut *tx)
                 .await
                 .map_err(StoreError::from_sqlx)?;
+                $crate::store::sql::write_pieces!(&mut tx, game.id, &plan);
                 for seat in &game.seats {
                     sqlx::query(
                         "INSERT INTO seats (game_id, seat, name, kind, level, token_hash, player) \
@@ -150,19 +181,32 @@ macro_rules! impl_sql_store {
                 id: Uuid,
                 held: Option<HeldVersion>,
             ) -> StoreResult<Option<GameRecord>> {
-                // Without a held version both comparisons are NULL, and the state comes.
-                let row: Option<GameRow> = sqlx::query_as(
-                    "SELECT id, game, status, version, turn, \
-                     CASE WHEN version = $1 AND updated_at = $2 THEN NULL ELSE state END AS state, \
-                     result, created_at, updated_at FROM games WHERE id = $3",
+                // Without a held version both comparisons are NULL, and the state comes. The pieces
+                // of a state kept in pieces come in the same statement (a row each, in order), so
+                // they are of the same version as the row.
+                let mut rows: Vec<GameRowPiece> = sqlx::query_as(
+                    "SELECT g.id, g.game, g.status, g.version, g.turn, \
+                     CASE WHEN g.version = $1 AND g.updated_at = $2 THEN NULL ELSE g.state END AS state, \
+                     g.result, g.created_at, g.updated_at, p.piece FROM games g \
+                     LEFT JOIN state_pieces p ON p.game_id = g.id \
+                     AND (g.version = $1 AND g.updated_at = $2) IS NOT TRUE \
+                     WHERE g.id = $3 ORDER BY p.idx",
                 )
                 .bind(held.map(|h| h.version))
                 .bind(held.map(|h| h.updated_at))
                 .bind(id)
-                .fetch_optional(&self.pool)
+                .fetch_all(&self.pool)
                 .await
                 .map_err(StoreError::from_sqlx)?;
-                let Some(row) = row else { return Ok(None) };
+                let pieces: Vec<String> = rows.iter_mut().filter_map(|r| r.piece.take()).collect();
+                let Some(first) = rows.into_iter().next() else { return Ok(None) };
+                let mut row = first.row;
+                if let Some(tail) = row.state.as_ref().and_then(|s| $crate::store::pieces::tail_of(&s.0)) {
+                    let whole = tail.and_then(|tail| $crate::store::pieces::assemble(&pieces, &tail));
+                    row.state = Some(Json(whole.map_err(|e| {
+                        StoreError::Corrupt(format!("the state of game {id} in pieces: {e}"))
+                    })?));
+                }
                 let seats: Vec<SeatRow> = sqlx::query_as(
                     "SELECT seat, name, kind, level, token_hash, player FROM seats WHERE game_id = $1 ORDER BY seat",
                 )
@@ -174,6 +218,7 @@ macro_rules! impl_sql_store {
             }
 
             async fn commit(&self, change: &Commit) -> StoreResult<()> {
+                let plan = $crate::store::pieces::Plan::new(&change.state, &change.layout);
                 let mut tx = self.pool.begin().await.map_err(StoreError::from_sqlx)?;
                 // The compare-and-swap: the first write of the transaction, so SQLite takes its write
                 // lock at once and PostgreSQL's row lock makes a racing writer see the new version.
@@ -183,7 +228,7 @@ macro_rules! impl_sql_store {
                 )
                 .bind(change.status.as_str())
                 .bind(change.turn)
-                .bind(Json(&change.state))
+                .bind(Json(plan.tail.as_deref().unwrap_or(&*change.state)))
                 .bind(change.result.as_ref().map(Json))
                 .bind(change.at)
                 .bind(change.game_id)
@@ -194,6 +239,7 @@ macro_rules! impl_sql_store {
                 if swapped.rows_affected() != 1 {
                     return Err(StoreError::Conflict);
                 }
+                $crate::store::sql::write_pieces!(&mut tx, change.game_id, &plan);
                 sqlx::query("INSERT INTO moves (game_id, seq, seat, action, at) VALUES ($1, $2, $3, $4, $5)")
                     .bind(change.game_id)
                     .bind(change.expected_version + 1)

@@ -462,6 +462,8 @@ impl TurnGame for GoTable {
     });
     const UNDO: bool = true;
     const REDO: bool = true;
+    // The stored game is its options and setup, then the packed move list and the redo line.
+    const STATE_GROWS_AT_END: bool = true;
     type Options = GoCreate;
     type Move = GoMove;
     type View = GoView;

@@ -40,6 +40,9 @@ struct Entries {
 pub struct HeldGame {
     pub version: HeldVersion,
     game: Arc<dyn Any + Send + Sync>,
+    /// The state as this server wrote it at this version, for a game whose state the store keeps
+    /// in pieces (the next write compares against it); `None` when the game was read, not written.
+    pub written: Option<Arc<str>>,
 }
 
 impl HeldGame {
@@ -54,6 +57,7 @@ struct Entry {
     version: i64,
     updated_at: DateTime<Utc>,
     game: Arc<dyn Any + Send + Sync>,
+    written: Option<Arc<str>>,
     used: u64,
 }
 
@@ -84,11 +88,12 @@ impl LoadedGames {
                 updated_at: entry.updated_at,
             },
             game: Arc::clone(&entry.game),
+            written: entry.written.clone(),
         })
     }
 
-    /// Remembers `game` as the state stored in `row`.
-    pub fn put<G: TurnGame>(&self, row: &GameRow, game: &G) {
+    /// Remembers `game` as the state stored in `row`, and the text this server wrote for it, if any.
+    pub fn put<G: TurnGame>(&self, row: &GameRow, game: &G, written: Option<Arc<str>>) {
         if self.capacity == 0 {
             return;
         }
@@ -112,6 +117,7 @@ impl LoadedGames {
                 version: row.version,
                 updated_at: row.updated_at,
                 game,
+                written,
                 used,
             },
         );
@@ -169,7 +175,7 @@ mod tests {
     fn a_game_is_held_as_the_version_it_was_put_with() {
         let cache = LoadedGames::with_capacity(4);
         let stored = row(1, 3);
-        cache.put(&stored, &game());
+        cache.put(&stored, &game(), None);
         let held = cache.held(stored.id).expect("held");
         assert_eq!(
             held.version,
@@ -180,7 +186,7 @@ mod tests {
         );
         assert!(held.game::<GomokuGame>().is_some());
         assert!(cache.held(Uuid::from_u128(2)).is_none(), "another game");
-        cache.put(&row(1, 4), &game());
+        cache.put(&row(1, 4), &game(), None);
         assert_eq!(
             held_version(&cache, 1),
             Some(4),
@@ -191,10 +197,10 @@ mod tests {
     #[test]
     fn a_full_cache_drops_the_least_recently_used_game() {
         let cache = LoadedGames::with_capacity(2);
-        cache.put(&row(1, 0), &game());
-        cache.put(&row(2, 0), &game());
+        cache.put(&row(1, 0), &game(), None);
+        cache.put(&row(2, 0), &game(), None);
         assert!(held_version(&cache, 1).is_some());
-        cache.put(&row(3, 0), &game());
+        cache.put(&row(3, 0), &game(), None);
         assert_eq!(cache.len(), 2);
         assert!(held_version(&cache, 1).is_some());
         assert!(held_version(&cache, 2).is_none(), "used least recently");

@@ -10,6 +10,8 @@ mod log;
 mod play;
 mod seating;
 
+use std::sync::Arc;
+
 use serde::Serialize;
 use serde_json::Value;
 use sqlx::types::Json;
@@ -30,7 +32,8 @@ use crate::games::{
 };
 use crate::rating::{AiRatings, Rating};
 use crate::store::{
-    Commit, GameRecord, GameRow, Rated, RatedGame, RatedSide, ScoreChange, SeatRow, StoredState,
+    Commit, GameRecord, GameRow, Layout, Rated, RatedGame, RatedSide, ScoreChange, SeatRow,
+    StoredState,
 };
 
 /// Points a win gains and a loss costs (seed 001).
@@ -88,14 +91,22 @@ impl<G: TurnGame> Outcome<G> {
 struct Loaded<G> {
     record: GameRecord,
     game: G,
+    /// The state as this server wrote it at the loaded version (see [`HeldGame::written`]).
+    written: Option<Arc<str>>,
 }
 
 async fn load<G: TurnGame>(svc: &Services, id: Uuid) -> ServiceResult<Loaded<G>> {
     let fetched = load_record::<G>(svc, id).await?;
     let game = game_of(svc, &fetched)?;
+    // Only a state the store left out is the held one; a state read from the row was not written here.
+    let written = match (&fetched.record.row.state, fetched.held) {
+        (None, Some(held)) => held.written,
+        _ => None,
+    };
     Ok(Loaded {
         record: fetched.record,
         game,
+        written,
     })
 }
 
@@ -112,7 +123,7 @@ fn game_of<G: TurnGame>(svc: &Services, fetched: &Fetched) -> ServiceResult<G> {
     match &record.row.state {
         Some(state) => {
             let game = parse_state(record.row.id, state.0.get())?;
-            svc.loaded.put(&record.row, &game);
+            svc.loaded.put(&record.row, &game, None);
             Ok(game)
         }
         None => fetched
@@ -292,6 +303,7 @@ async fn save<G: TurnGame>(
         status: row.status,
         turn: row.turn,
         state: state_json(&loaded.game)?,
+        layout: layout::<G>(loaded.written.take()),
         result: row.result.as_ref().map(|r| r.0.clone()),
         seat: change.seat.map(|s| s as i32),
         action: change.action,
@@ -301,10 +313,26 @@ async fn save<G: TurnGame>(
         at: now,
     };
     svc.store.commit(&commit).await?;
+    let written = written::<G>(&commit.state);
     row.state = Some(Json(commit.state));
-    svc.loaded.put(&row, &loaded.game);
+    svc.loaded.put(&row, &loaded.game, written.clone());
     loaded.record = GameRecord { row, seats };
+    loaded.written = written;
     Ok(())
+}
+
+/// How the store is to lay out a `G`'s state, written last as `written` (if this server knows).
+fn layout<G: TurnGame>(written: Option<Arc<str>>) -> Layout {
+    if G::STATE_GROWS_AT_END {
+        Layout::Pieces { written }
+    } else {
+        Layout::Whole
+    }
+}
+
+/// The text just written for a game whose state the store keeps in pieces, for the next write.
+fn written<G: TurnGame>(state: &StoredState) -> Option<Arc<str>> {
+    G::STATE_GROWS_AT_END.then(|| Arc::from(state.get()))
 }
 
 fn rendered<G: TurnGame>(

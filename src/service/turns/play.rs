@@ -10,9 +10,9 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::{
-    ai_seed, check_if_match, ensure_active, game_of, load, load_as_seat, load_record,
-    missing_token, rendered, save, seat_kinds, seat_of, state_json, Change, CreatedGame, Loaded,
-    Outcome, SeatToken, DEFAULT_AI_TIME_MS, MAX_AI_TIME_MS,
+    ai_seed, check_if_match, ensure_active, game_of, layout, load, load_as_seat, load_record,
+    missing_token, rendered, save, seat_kinds, seat_of, state_json, written, Change, CreatedGame,
+    Loaded, Outcome, SeatToken, DEFAULT_AI_TIME_MS, MAX_AI_TIME_MS,
 };
 use crate::games::{AiBudget, AiLevel, Seat, SeatKind, SeatKindWord, TurnGame};
 use crate::service::players;
@@ -130,13 +130,15 @@ pub async fn create<G: TurnGame>(
         status: row.status,
         turn: row.turn,
         state: state_json(&game)?,
+        layout: layout::<G>(None),
         seats: seat_rows.clone(),
         scored_players,
         at: now,
     };
     svc.store.create_game(&new_game).await?;
+    let written = written::<G>(&new_game.state);
     row.state = Some(Json(new_game.state));
-    svc.loaded.put(&row, &game);
+    svc.loaded.put(&row, &game, written.clone());
     // AI seats to act first (UNO with `auto_ai`) play before the creator gets the game.
     let mut loaded = Loaded {
         record: crate::store::GameRecord {
@@ -144,6 +146,7 @@ pub async fn create<G: TurnGame>(
             seats: seat_rows,
         },
         game,
+        written,
     };
     let events = if loaded.record.row.status == crate::games::GameStatus::Active {
         play_ai_seats(svc, &mut loaded).await?
