@@ -11,7 +11,8 @@
 //! long games, `--samples` times each, so a busy machine slows both alike. A request is timed from
 //! sending it until its whole answer has arrived (parsing the answer is the client's work, after
 //! the clock stops). Prints the latencies
-//! (median, 90th percentile, mean) of both and the ratio late ÷ early of the medians.
+//! (median, 90th percentile, mean) of both, the ratio late ÷ early of the medians, and a 95 %
+//! bootstrap interval of the medians' difference.
 //!
 //! After each timed move it also times a read (`GET` of the same game), whose answer is the same
 //! resource the move answers with: the read's late − early difference is what the answer's size
@@ -22,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use rand::seq::SliceRandom;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use reqwest::{Client, StatusCode};
 use serde_json::{json, Value};
@@ -185,6 +186,23 @@ impl Latencies {
     }
 }
 
+/// A 95 % bootstrap interval of late's median less early's, in ms: both sets resampled with
+/// replacement, 2,000 times. An interval that holds 0 means the two cannot be told apart.
+fn median_difference_interval(early: &Latencies, late: &Latencies, seed: u64) -> (f64, f64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let resampled_median = |times: &Latencies, rng: &mut ChaCha8Rng| {
+        let draw: Vec<Duration> = (0..times.0.len())
+            .map(|_| times.0[rng.gen_range(0..times.0.len())])
+            .collect();
+        Latencies(draw).ms(0.5)
+    };
+    let mut differences: Vec<f64> = (0..2000)
+        .map(|_| resampled_median(late, &mut rng) - resampled_median(early, &mut rng))
+        .collect();
+    differences.sort_by(f64::total_cmp);
+    (differences[50], differences[1949])
+}
+
 async fn run(args: Args) -> Result<(), String> {
     let client = Client::new();
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
@@ -229,8 +247,10 @@ async fn run(args: Args) -> Result<(), String> {
         }
     }
     for (request, early, late) in &kinds {
+        let (low, high) = median_difference_interval(early, late, args.seed);
         println!(
-            "{request}: late ÷ early: median {:.3}, mean {:.3}; late − early: median {:+.3} ms",
+            "{request}: late ÷ early: median {:.3}, mean {:.3}; late − early: median {:+.3} ms \
+             (95 % bootstrap interval {low:+.3} to {high:+.3} ms)",
             late.ms(0.5) / early.ms(0.5),
             late.mean_ms() / early.mean_ms(),
             late.ms(0.5) - early.ms(0.5)

@@ -1,4 +1,4 @@
--- A state that grows at its end (a Go game's move list) is kept in pieces, so a change late in a
+-- A state that grows at its end (a Go or Gomoku move list) is kept in pieces, so a change late in a
 -- long game writes only what changed: `games.state` then holds the rest after the last piece (the
 -- tail) as a JSON string, and these rows the pieces before it, in order (see src/store/pieces.rs).
 CREATE TABLE state_pieces (

@@ -1,6 +1,6 @@
--- A state that grows at its end (a Go game's move list) is kept in pieces, so a change late in a
--- long game writes only what changed: `games.state` then holds the rest after the last piece (the
--- tail) as a JSON string, and these rows the pieces before it, in order (see src/store/pieces.rs).
+-- The table in which PostgreSQL keeps a growing state in pieces (see src/store/pieces.rs). SQLite
+-- stores every state whole in `games`, so it stays empty here; it exists so both databases have
+-- the same tables and the shared statements refer to tables that exist.
 CREATE TABLE state_pieces (
     game_id     BLOB NOT NULL REFERENCES games (id) ON DELETE CASCADE,
     idx         INTEGER NOT NULL,

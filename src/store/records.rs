@@ -86,15 +86,6 @@ pub struct GameRow {
     pub updated_at: DateTime<Utc>,
 }
 
-/// A row of a game's load: the game's row and one piece of its state (none for a state stored
-/// whole, or left out).
-#[derive(sqlx::FromRow)]
-pub(crate) struct GameRowPiece {
-    #[sqlx(flatten)]
-    pub row: GameRow,
-    pub piece: Option<String>,
-}
-
 /// A stored version of a game that a reader already holds in memory. Every change moves the
 /// version by a compare-and-swap, so a version and its time name one stored state for good; a load
 /// that finds the row still there leaves the state out, and a long game's state is neither sent

@@ -115,9 +115,15 @@ macro_rules! write_pieces {
 
 pub(crate) use write_pieces;
 
-/// Implements `GameStore` for a type with a `pool: sqlx::Pool<DB>` field.
+/// How often a load of a state kept in pieces starts again when a change lands between reading the
+/// row and reading the pieces, before it gives up with a conflict.
+pub(crate) const LOAD_ATTEMPTS: usize = 8;
+
+/// Implements `GameStore` for a type with a `pool: sqlx::Pool<DB>` field. `$pieces`: whether
+/// the database keeps a growing state in pieces when asked to (see [`super::pieces`]); where a
+/// change costs the same whatever the row's size, it stores every state whole.
 macro_rules! impl_sql_store {
-    ($store:ty) => {
+    ($store:ty, pieces: $pieces:expr) => {
         #[async_trait::async_trait]
         impl $crate::store::GameStore for $store {
             async fn ping(&self) -> StoreResult<()> {
@@ -129,7 +135,7 @@ macro_rules! impl_sql_store {
             }
 
             async fn create_game(&self, game: &NewGame) -> StoreResult<()> {
-                let plan = $crate::store::pieces::Plan::new(&game.state, &game.layout);
+                let plan = $crate::store::pieces::Plan::new(&game.state, if $pieces { &game.layout } else { &Layout::Whole });
                 let mut tx = self.pool.begin().await.map_err(StoreError::from_sqlx)?;
                 sqlx::query(
                     "INSERT INTO games (id, game, status, version, turn, state, result, created_at, updated_at) \
@@ -181,44 +187,60 @@ macro_rules! impl_sql_store {
                 id: Uuid,
                 held: Option<HeldVersion>,
             ) -> StoreResult<Option<GameRecord>> {
-                // Without a held version both comparisons are NULL, and the state comes. The pieces
-                // of a state kept in pieces come in the same statement (a row each, in order), so
-                // they are of the same version as the row.
-                let mut rows: Vec<GameRowPiece> = sqlx::query_as(
-                    "SELECT g.id, g.game, g.status, g.version, g.turn, \
-                     CASE WHEN g.version = $1 AND g.updated_at = $2 THEN NULL ELSE g.state END AS state, \
-                     g.result, g.created_at, g.updated_at, p.piece FROM games g \
-                     LEFT JOIN state_pieces p ON p.game_id = g.id \
-                     AND (g.version = $1 AND g.updated_at = $2) IS NOT TRUE \
-                     WHERE g.id = $3 ORDER BY p.idx",
-                )
-                .bind(held.map(|h| h.version))
-                .bind(held.map(|h| h.updated_at))
-                .bind(id)
-                .fetch_all(&self.pool)
-                .await
-                .map_err(StoreError::from_sqlx)?;
-                let pieces: Vec<String> = rows.iter_mut().filter_map(|r| r.piece.take()).collect();
-                let Some(first) = rows.into_iter().next() else { return Ok(None) };
-                let mut row = first.row;
-                if let Some(tail) = row.state.as_ref().and_then(|s| $crate::store::pieces::tail_of(&s.0)) {
-                    let whole = tail.and_then(|tail| $crate::store::pieces::assemble(&pieces, &tail));
-                    row.state = Some(Json(whole.map_err(|e| {
-                        StoreError::Corrupt(format!("the state of game {id} in pieces: {e}"))
-                    })?));
+                // A state kept in pieces comes in a second statement, and a third checks that the
+                // row did not change in between (else the load starts again): a load the cache
+                // answers is still the one statement it was.
+                for _ in 0..$crate::store::sql::LOAD_ATTEMPTS {
+                    // Without a held version both comparisons are NULL, and the state comes.
+                    let row: Option<GameRow> = sqlx::query_as(
+                        "SELECT id, game, status, version, turn, \
+                         CASE WHEN version = $1 AND updated_at = $2 THEN NULL ELSE state END AS state, \
+                         result, created_at, updated_at FROM games WHERE id = $3",
+                    )
+                    .bind(held.map(|h| h.version))
+                    .bind(held.map(|h| h.updated_at))
+                    .bind(id)
+                    .fetch_optional(&self.pool)
+                    .await
+                    .map_err(StoreError::from_sqlx)?;
+                    let Some(mut row) = row else { return Ok(None) };
+                    if let Some(tail) = row.state.as_ref().and_then(|s| $crate::store::pieces::tail_of(&s.0)) {
+                        let pieces: Vec<String> = sqlx::query_scalar(
+                            "SELECT piece FROM state_pieces WHERE game_id = $1 ORDER BY idx",
+                        )
+                        .bind(id)
+                        .fetch_all(&self.pool)
+                        .await
+                        .map_err(StoreError::from_sqlx)?;
+                        let now: Option<(i64, chrono::DateTime<chrono::Utc>)> =
+                            sqlx::query_as("SELECT version, updated_at FROM games WHERE id = $1")
+                                .bind(id)
+                                .fetch_optional(&self.pool)
+                                .await
+                                .map_err(StoreError::from_sqlx)?;
+                        if now != Some((row.version, row.updated_at)) {
+                            continue;
+                        }
+                        let whole = tail.and_then(|tail| $crate::store::pieces::assemble(&pieces, &tail));
+                        row.state = Some(Json(whole.map_err(|e| {
+                            StoreError::Corrupt(format!("the state of game {id} in pieces: {e}"))
+                        })?));
+                    }
+                    let seats: Vec<SeatRow> = sqlx::query_as(
+                        "SELECT seat, name, kind, level, token_hash, player FROM seats WHERE game_id = $1 ORDER BY seat",
+                    )
+                    .bind(id)
+                    .fetch_all(&self.pool)
+                    .await
+                    .map_err(StoreError::from_sqlx)?;
+                    return Ok(Some(GameRecord { row, seats }));
                 }
-                let seats: Vec<SeatRow> = sqlx::query_as(
-                    "SELECT seat, name, kind, level, token_hash, player FROM seats WHERE game_id = $1 ORDER BY seat",
-                )
-                .bind(id)
-                .fetch_all(&self.pool)
-                .await
-                .map_err(StoreError::from_sqlx)?;
-                Ok(Some(GameRecord { row, seats }))
+                Err(StoreError::Conflict)
             }
 
+
             async fn commit(&self, change: &Commit) -> StoreResult<()> {
-                let plan = $crate::store::pieces::Plan::new(&change.state, &change.layout);
+                let plan = $crate::store::pieces::Plan::new(&change.state, if $pieces { &change.layout } else { &Layout::Whole });
                 let mut tx = self.pool.begin().await.map_err(StoreError::from_sqlx)?;
                 // The compare-and-swap: the first write of the transaction, so SQLite takes its write
                 // lock at once and PostgreSQL's row lock makes a racing writer see the new version.

@@ -3,6 +3,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::LazyLock;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -95,65 +96,34 @@ impl FromStr for Vertex {
     }
 }
 
-/// A name of a few ASCII bytes built on the stack: every shown move of a game is written on
-/// every request, and the formatter machinery cost more than the JSON around it.
-#[derive(Clone, Copy)]
-struct ShortName {
-    bytes: [u8; 8],
-    len: usize,
-}
-
-impl ShortName {
-    fn new() -> Self {
-        ShortName {
-            bytes: [0; 8],
-            len: 0,
-        }
-    }
-
-    /// The name `text` (ASCII, at most eight bytes).
-    fn of(text: &[u8]) -> Self {
-        let mut name = ShortName::new();
-        name.push(text);
-        name
-    }
-
-    /// Appends ASCII bytes (at most eight in all; `resign`, the longest name, fits).
-    fn push(&mut self, text: &[u8]) {
-        self.bytes[self.len..self.len + text.len()].copy_from_slice(text);
-        self.len += text.len();
-    }
-
-    fn as_str(&self) -> &str {
-        // Only ASCII is ever pushed.
-        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
-    }
-}
+/// Every vertex's name, `A1` to `Z25`, made once: an answer names every move of its game, and
+/// looking a name up costs less than writing it.
+static VERTEX_NAMES: LazyLock<Vec<String>> = LazyLock::new(|| {
+    (0..Vertex::MAX_SIZE)
+        .flat_map(|col| {
+            (0..Vertex::MAX_SIZE)
+                .map(move |row| format!("{}{}", char::from(COLUMNS[usize::from(col)]), row + 1))
+        })
+        .collect()
+});
 
 impl Vertex {
     /// The GTP name, `D4`.
-    fn name(self) -> ShortName {
-        let mut name = ShortName::new();
-        name.push(&[COLUMNS[usize::from(self.col)]]);
-        let row = self.row + 1;
-        if row >= 10 {
-            name.push(&[b'0' + row / 10, b'0' + row % 10]);
-        } else {
-            name.push(&[b'0' + row]);
-        }
-        name
+    fn name(self) -> &'static str {
+        let size = usize::from(Vertex::MAX_SIZE);
+        &VERTEX_NAMES[usize::from(self.col) * size + usize::from(self.row)]
     }
 }
 
 impl fmt::Display for Vertex {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name().as_str())
+        f.write_str(self.name())
     }
 }
 
 impl Serialize for Vertex {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.name().as_str())
+        s.serialize_str(self.name())
     }
 }
 
@@ -195,24 +165,24 @@ impl FromStr for GoPlay {
 
 impl GoPlay {
     /// `D4`, `pass` or `resign`.
-    fn name(self) -> ShortName {
+    fn name(self) -> &'static str {
         match self {
             GoPlay::Stone(v) => v.name(),
-            GoPlay::Pass => ShortName::of(b"pass"),
-            GoPlay::Resign => ShortName::of(b"resign"),
+            GoPlay::Pass => "pass",
+            GoPlay::Resign => "resign",
         }
     }
 }
 
 impl fmt::Display for GoPlay {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name().as_str())
+        f.write_str(self.name())
     }
 }
 
 impl Serialize for GoPlay {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.name().as_str())
+        s.serialize_str(self.name())
     }
 }
 

@@ -215,6 +215,8 @@ impl TurnGame for GomokuGame {
         hard: 2450.0,
     });
     const UNDO: bool = true;
+    // The stored game is the board's size, rule and move list, then a few short fields.
+    const STATE_GROWS_AT_END: bool = true;
     type Options = GomokuOptions;
     type Move = GomokuMove;
     type View = GomokuView;
