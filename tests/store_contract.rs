@@ -545,11 +545,19 @@ async fn stored_pieces(db: Db, url: &str, id: Uuid) -> i64 {
     match db {
         Db::Sqlite => {
             let pool = sqlx::SqlitePool::connect(url).await.unwrap();
-            sqlx::query_scalar(sql).bind(id).fetch_one(&pool).await.unwrap()
+            sqlx::query_scalar(sql)
+                .bind(id)
+                .fetch_one(&pool)
+                .await
+                .unwrap()
         }
         Db::Postgres => {
             let pool = sqlx::PgPool::connect(url).await.unwrap();
-            sqlx::query_scalar(sql).bind(id).fetch_one(&pool).await.unwrap()
+            sqlx::query_scalar(sql)
+                .bind(id)
+                .fetch_one(&pool)
+                .await
+                .unwrap()
         }
     }
 }
