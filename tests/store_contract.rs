@@ -454,6 +454,8 @@ async fn state_in_pieces(db: Db) {
         return;
     };
     let store = common::open_store(&url).await;
+    // The service asks this before it keeps the text it wrote.
+    assert_eq!(store.keeps_pieces(), matches!(db, Db::Postgres));
     // 512-byte pieces where the database keeps them: 400 moves are 1.2 KB, 500 are 1.5 KB.
     let pieces_of = |whole_on_sqlite: i64| match db {
         Db::Postgres => whole_on_sqlite,

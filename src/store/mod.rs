@@ -76,6 +76,9 @@ pub fn now() -> chrono::DateTime<chrono::Utc> {
 pub trait GameStore: Send + Sync + 'static {
     /// Answers when the database does.
     async fn ping(&self) -> StoreResult<()>;
+    /// Whether a state offered in pieces ([`Layout::Pieces`]) is kept in pieces. A store that
+    /// keeps every state whole ignores the layout, so its callers need not keep what they wrote.
+    fn keeps_pieces(&self) -> bool;
 
     /// Stores a new game with its seats (version 0, empty log) and registers its named players.
     async fn create_game(&self, game: &NewGame) -> StoreResult<()>;

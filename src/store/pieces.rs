@@ -60,8 +60,10 @@ pub struct Plan<'a> {
 }
 
 impl<'a> Plan<'a> {
-    pub fn new(state: &'a RawValue, layout: &Layout) -> Plan<'a> {
-        let Layout::Pieces { written } = layout else {
+    /// The write of `state` laid out as `layout` asks, by a store that keeps pieces only when
+    /// `keeps_pieces` (otherwise the state goes whole, whatever the layout).
+    pub fn new(state: &'a RawValue, layout: &Layout, keeps_pieces: bool) -> Plan<'a> {
+        let (true, Layout::Pieces { written }) = (keeps_pieces, layout) else {
             return Plan {
                 tail: None,
                 drop_from: None,
@@ -131,6 +133,7 @@ mod tests {
             &Layout::Pieces {
                 written: written.map(Into::into),
             },
+            true,
         )
     }
 
@@ -143,8 +146,13 @@ mod tests {
         let moves = |n: usize| raw(format!("{{\"moves\":\"{}\"}}", "Bdd".repeat(n)));
         let (short, long, longer) = (moves(100), moves(400), moves(600));
         // Whole: no pieces, nothing dropped.
-        let whole = Plan::new(&long, &Layout::Whole);
+        let whole = Plan::new(&long, &Layout::Whole, true);
         assert!(whole.tail.is_none() && whole.drop_from.is_none() && whole.add.is_empty());
+        // A store that keeps states whole: whole, whatever the layout asks.
+        let offered = Layout::Pieces { written: None };
+        let kept_whole = Plan::new(&long, &offered, false);
+        assert!(kept_whole.tail.is_none() && kept_whole.drop_from.is_none());
+        assert!(kept_whole.add.is_empty());
         // A short state in pieces is still stored whole.
         let p = plan(&short, Some(short.get()));
         assert!(p.tail.is_none() && p.drop_from.is_none() && p.add.is_empty());

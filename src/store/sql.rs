@@ -134,8 +134,12 @@ macro_rules! impl_sql_store {
                 Ok(())
             }
 
+            fn keeps_pieces(&self) -> bool {
+                $pieces
+            }
+
             async fn create_game(&self, game: &NewGame) -> StoreResult<()> {
-                let plan = $crate::store::pieces::Plan::new(&game.state, if $pieces { &game.layout } else { &Layout::Whole });
+                let plan = $crate::store::pieces::Plan::new(&game.state, &game.layout, $pieces);
                 let mut tx = self.pool.begin().await.map_err(StoreError::from_sqlx)?;
                 sqlx::query(
                     "INSERT INTO games (id, game, status, version, turn, state, result, created_at, updated_at) \
@@ -240,7 +244,7 @@ macro_rules! impl_sql_store {
 
 
             async fn commit(&self, change: &Commit) -> StoreResult<()> {
-                let plan = $crate::store::pieces::Plan::new(&change.state, if $pieces { &change.layout } else { &Layout::Whole });
+                let plan = $crate::store::pieces::Plan::new(&change.state, &change.layout, $pieces);
                 let mut tx = self.pool.begin().await.map_err(StoreError::from_sqlx)?;
                 // The compare-and-swap: the first write of the transaction, so SQLite takes its write
                 // lock at once and PostgreSQL's row lock makes a racing writer see the new version.

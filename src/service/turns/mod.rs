@@ -303,7 +303,7 @@ async fn save<G: TurnGame>(
         status: row.status,
         turn: row.turn,
         state: state_json(&loaded.game)?,
-        layout: layout::<G>(loaded.written.take()),
+        layout: layout::<G>(svc, loaded.written.take()),
         result: row.result.as_ref().map(|r| r.0.clone()),
         seat: change.seat.map(|s| s as i32),
         action: change.action,
@@ -313,7 +313,7 @@ async fn save<G: TurnGame>(
         at: now,
     };
     svc.store.commit(&commit).await?;
-    let written = written::<G>(&commit.state);
+    let written = written::<G>(svc, &commit.state);
     row.state = Some(Json(commit.state));
     svc.loaded.put(&row, &loaded.game, written.clone());
     loaded.record = GameRecord { row, seats };
@@ -321,18 +321,25 @@ async fn save<G: TurnGame>(
     Ok(())
 }
 
+/// Whether the store keeps a `G`'s state in pieces: a state that grows at its end, in a store
+/// that keeps pieces.
+fn in_pieces<G: TurnGame>(svc: &Services) -> bool {
+    G::STATE_GROWS_AT_END && svc.store.keeps_pieces()
+}
+
 /// How the store is to lay out a `G`'s state, written last as `written` (if this server knows).
-fn layout<G: TurnGame>(written: Option<Arc<str>>) -> Layout {
-    if G::STATE_GROWS_AT_END {
+fn layout<G: TurnGame>(svc: &Services, written: Option<Arc<str>>) -> Layout {
+    if in_pieces::<G>(svc) {
         Layout::Pieces { written }
     } else {
         Layout::Whole
     }
 }
 
-/// The text just written for a game whose state the store keeps in pieces, for the next write.
-fn written<G: TurnGame>(state: &StoredState) -> Option<Arc<str>> {
-    G::STATE_GROWS_AT_END.then(|| Arc::from(state.get()))
+/// The text just written, for the next write to compare against; kept only where the store
+/// keeps the state in pieces (elsewhere nothing reads it).
+fn written<G: TurnGame>(svc: &Services, state: &StoredState) -> Option<Arc<str>> {
+    in_pieces::<G>(svc).then(|| Arc::from(state.get()))
 }
 
 fn rendered<G: TurnGame>(

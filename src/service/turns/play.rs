@@ -130,13 +130,13 @@ pub async fn create<G: TurnGame>(
         status: row.status,
         turn: row.turn,
         state: state_json(&game)?,
-        layout: layout::<G>(None),
+        layout: layout::<G>(svc, None),
         seats: seat_rows.clone(),
         scored_players,
         at: now,
     };
     svc.store.create_game(&new_game).await?;
-    let written = written::<G>(&new_game.state);
+    let written = written::<G>(svc, &new_game.state);
     row.state = Some(Json(new_game.state));
     svc.loaded.put(&row, &game, written.clone());
     // AI seats to act first (UNO with `auto_ai`) play before the creator gets the game.
