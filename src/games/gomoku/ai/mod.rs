@@ -5,6 +5,7 @@ mod easy;
 mod patterns;
 mod position;
 mod search;
+mod threat;
 mod vcf;
 mod vct;
 

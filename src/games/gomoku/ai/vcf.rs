@@ -2,74 +2,37 @@
 //! answer is forced (the single five point), which keeps the tree narrow enough to look twenty
 //! or more moves ahead where the alpha-beta search sees a handful.
 
-use std::time::Instant;
-
-use super::budget::NodeBudget;
 use super::patterns::class;
 use super::position::Position;
+use super::threat::{ThreatMemory, ThreatRule, ThreatSolver};
 
-/// Failed VCF positions remembered between calls (fours are often played in a different order
-/// to reach the same position).
-const CACHE_SIZE: usize = 1 << 14;
+/// The VCF solver. `solve`'s depth is the most fours the attacker may play; its line holds the
+/// attacker's moves and the forced answers, ending with the winning move (a five, or an
+/// unstoppable open or double four).
+pub(crate) type Vcf = ThreatSolver<Fours>;
 
-/// How often the clock is read, in nodes.
-const CLOCK_INTERVAL: u64 = 255;
-
-pub(crate) struct Vcf {
-    /// (hash of position and attacker, depth that failed) per slot.
-    failed: Vec<(u64, u8)>,
-    budget: NodeBudget,
-    buffers: Vec<Vec<(u8, i32, usize)>>,
-}
-
-/// Salt that tells the attacker's colour apart in the cache: the same stones with the other side
-/// to move is a different question.
-const ATTACKER_SALT: [u64; 2] = [0x2545_F491_4F6C_DD1D, 0x9E6C_63D0_676A_9A99];
+/// VCF's rule: the attacker plays only fours.
+pub(crate) struct Fours;
 
 impl Vcf {
-    pub(crate) fn new() -> Self {
-        Vcf {
-            failed: vec![(0, 0); CACHE_SIZE],
-            budget: NodeBudget::new(CLOCK_INTERVAL),
-            buffers: (0..=u8::MAX).map(|_| Vec::new()).collect(),
-        }
-    }
-
-    /// Nodes visited over every call so far.
-    pub(crate) fn nodes(&self) -> u64 {
-        self.budget.nodes()
-    }
-
-    /// Whether the side to move wins by at most `max_fours` fours followed by a five or an
-    /// unstoppable open (or double) four, looking at no more than `node_limit` positions before
-    /// `deadline`. On success returns the line: the attacker's moves and the forced answers,
-    /// ending with the winning move. `None` means no win was found within the limits.
-    pub(crate) fn solve(
-        &mut self,
-        pos: &mut Position,
-        max_fours: u8,
-        node_limit: u64,
-        deadline: Instant,
-    ) -> Option<Vec<usize>> {
-        if !self.budget.start(node_limit, deadline) {
-            return None;
-        }
-        let mut line = Vec::new();
-        if self.attack(pos, max_fours, &mut line) {
-            line.reverse();
-            Some(line)
-        } else {
-            None
-        }
-    }
-
     /// Quick check before `solve`: whether the side to move has any four to play at all.
     pub(crate) fn has_fours(pos: &Position) -> bool {
         pos.four_points(pos.to_move()) > 0
     }
+}
+
+impl ThreatRule for Fours {
+    /// The clock is read every 256 nodes.
+    const CLOCK_MASK: u64 = 255;
+    const ATTACKER_SALT: [u64; 2] = [0x2545_F491_4F6C_DD1D, 0x9E6C_63D0_676A_9A99];
 
     /// Pushes the winning line in reverse onto `line` when it returns true.
-    fn attack(&mut self, pos: &mut Position, fours_left: u8, line: &mut Vec<usize>) -> bool {
+    fn attack(
+        memory: &mut ThreatMemory,
+        pos: &mut Position,
+        fours_left: u8,
+        line: &mut Vec<usize>,
+    ) -> bool {
         let me = pos.to_move();
         let them = 1 - me;
         if pos.count(me, class::FIVE) > 0 {
@@ -84,23 +47,21 @@ impl Vcf {
         if fours_left == 0 || their_fives > 1 {
             return false;
         }
-        if self.budget.spend() {
+        if memory.budget.spend() {
             return false;
         }
-        let key = pos.hash() ^ ATTACKER_SALT[me];
-        let slot = (key as usize) & (CACHE_SIZE - 1);
-        if self.failed[slot].0 == key && self.failed[slot].1 >= fours_left {
+        let key = memory.key(pos, me);
+        if memory.failed_before(key, fours_left) {
             return false;
         }
 
         // One candidate buffer per remaining depth, reused across calls.
-        let mut fours = std::mem::take(&mut self.buffers[usize::from(fours_left)]);
-        fours.clear();
+        let mut fours = memory.take_buffer(fours_left);
         if their_fives == 1 {
             // The opponent threatens five: the block must itself be a four to keep the initiative.
             let block = pos.find_class(them, class::FIVE);
             if pos.class(me, block) < class::BLOCK4 {
-                self.buffers[usize::from(fours_left)] = fours;
+                memory.put_buffer(fours_left, fours);
                 return false;
             }
             fours.push((pos.class(me, block), pos.value(me, block), block));
@@ -130,7 +91,7 @@ impl Vcf {
                 continue;
             };
             pos.play(answer);
-            won = self.attack(pos, fours_left - 1, line);
+            won = Self::attack(memory, pos, fours_left - 1, line);
             pos.undo();
             pos.undo();
             if won {
@@ -138,15 +99,15 @@ impl Vcf {
                 line.push(four);
                 break;
             }
-            if self.budget.exhausted() {
+            if memory.budget.exhausted() {
                 break;
             }
         }
-        self.buffers[usize::from(fours_left)] = fours;
-        if won || self.budget.exhausted() {
+        memory.put_buffer(fours_left, fours);
+        if won || memory.budget.exhausted() {
             return won;
         }
-        self.failed[slot] = (key, fours_left);
+        memory.remember_failure(key, fours_left);
         false
     }
 }
@@ -156,7 +117,7 @@ mod tests {
     use super::super::testing::{position, pt, short_vcf};
     use super::*;
     use crate::games::gomoku::Stone;
-    use std::time::Duration;
+    use std::time::{Duration, Instant};
 
     fn far_future() -> Instant {
         Instant::now() + Duration::from_secs(60)

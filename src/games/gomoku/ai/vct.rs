@@ -3,64 +3,34 @@
 //! attacker's four lines, or a counter-four), and the attacker must win against every one of
 //! them, so this is an AND/OR proof search that only affords a few threats of depth.
 
-use std::time::Instant;
-
-use super::budget::NodeBudget;
 use super::patterns::class;
 use super::position::Position;
+use super::threat::{ThreatMemory, ThreatRule, ThreatSolver};
 
-const CACHE_SIZE: usize = 1 << 14;
-const CLOCK_INTERVAL: u64 = 63;
-const ATTACKER_SALT: [u64; 2] = [0x6A09_E667_F3BC_C908, 0xBB67_AE85_84CA_A73B];
 /// Threes tried per attacking move (after all the fours), best valued first.
 const MAX_THREES: usize = 8;
 
-pub(crate) struct Vct {
-    /// (hash of position and attacker, threats left that failed) per slot.
-    failed: Vec<(u64, u8)>,
-    budget: NodeBudget,
-    buffers: Vec<Vec<(u8, i32, usize)>>,
-}
+/// The VCT solver. `solve`'s depth is the most threats (fours and open threes, not counting the
+/// forced blocks in between) the attacker may make, and a win holds against every defence; its
+/// line holds the attacker's moves with one defence each (the first one tried), ending with the
+/// move that leaves an unstoppable threat.
+pub(crate) type Vct = ThreatSolver<Threats>;
 
-impl Vct {
-    pub(crate) fn new() -> Self {
-        Vct {
-            failed: vec![(0, 0); CACHE_SIZE],
-            budget: NodeBudget::new(CLOCK_INTERVAL),
-            buffers: (0..=u8::MAX).map(|_| Vec::new()).collect(),
-        }
-    }
+/// VCT's rule: the attacker plays fours and open threes.
+pub(crate) struct Threats;
 
-    pub(crate) fn nodes(&self) -> u64 {
-        self.budget.nodes()
-    }
-
-    /// Whether the side to move wins by at most `max_threats` threats (fours and open threes,
-    /// not counting the forced blocks in between) against every defence, looking at no more
-    /// than `node_limit` positions before `deadline`. On success returns a winning line: the
-    /// attacker's moves with one defence each (the first one tried), ending with the move that
-    /// leaves an unstoppable threat.
-    pub(crate) fn solve(
-        &mut self,
-        pos: &mut Position,
-        max_threats: u8,
-        node_limit: u64,
-        deadline: Instant,
-    ) -> Option<Vec<usize>> {
-        if !self.budget.start(node_limit, deadline) {
-            return None;
-        }
-        let mut line = Vec::new();
-        if self.attack(pos, max_threats, &mut line) {
-            line.reverse();
-            Some(line)
-        } else {
-            None
-        }
-    }
+impl ThreatRule for Threats {
+    /// The clock is read every 64 nodes.
+    const CLOCK_MASK: u64 = 63;
+    const ATTACKER_SALT: [u64; 2] = [0x6A09_E667_F3BC_C908, 0xBB67_AE85_84CA_A73B];
 
     /// Attacker to move. Pushes the winning line in reverse when it returns true.
-    fn attack(&mut self, pos: &mut Position, threats_left: u8, line: &mut Vec<usize>) -> bool {
+    fn attack(
+        memory: &mut ThreatMemory,
+        pos: &mut Position,
+        threats_left: u8,
+        line: &mut Vec<usize>,
+    ) -> bool {
         let me = pos.to_move();
         let them = 1 - me;
         if pos.count(me, class::FIVE) > 0 {
@@ -86,12 +56,11 @@ impl Vct {
                 }
             }
         }
-        if threats_left == 0 || self.budget.spend() {
+        if threats_left == 0 || memory.budget.spend() {
             return false;
         }
-        let key = pos.hash() ^ ATTACKER_SALT[me];
-        let slot = (key as usize) & (CACHE_SIZE - 1);
-        if self.failed[slot].0 == key && self.failed[slot].1 >= threats_left {
+        let key = memory.key(pos, me);
+        if memory.failed_before(key, threats_left) {
             return false;
         }
 
@@ -100,15 +69,14 @@ impl Vct {
             // is still standing afterwards, which `defend` checks.
             let block = pos.find_class(them, class::FIVE);
             pos.play(block);
-            let won = self.defend(pos, threats_left, line);
+            let won = Self::defend(memory, pos, threats_left, line);
             pos.undo();
             if won {
                 line.push(block);
             }
             won
         } else {
-            let mut threats = std::mem::take(&mut self.buffers[usize::from(threats_left)]);
-            threats.clear();
+            let mut threats = memory.take_buffer(threats_left);
             threats.extend(
                 pos.board()
                     .iter()
@@ -123,27 +91,34 @@ impl Vct {
             let mut won = false;
             for &(_, _, threat) in &threats {
                 pos.play(threat);
-                won = self.defend(pos, threats_left - 1, line);
+                won = Self::defend(memory, pos, threats_left - 1, line);
                 pos.undo();
                 if won {
                     line.push(threat);
                     break;
                 }
-                if self.budget.exhausted() {
+                if memory.budget.exhausted() {
                     break;
                 }
             }
-            self.buffers[usize::from(threats_left)] = threats;
+            memory.put_buffer(threats_left, threats);
             won
         };
-        if !won && !self.budget.exhausted() {
-            self.failed[slot] = (key, threats_left);
+        if !won && !memory.budget.exhausted() {
+            memory.remember_failure(key, threats_left);
         }
         won
     }
+}
 
+impl Threats {
     /// Defender to move, after an attacker's threat. True when every defence loses.
-    fn defend(&mut self, pos: &mut Position, threats_left: u8, line: &mut Vec<usize>) -> bool {
+    fn defend(
+        memory: &mut ThreatMemory,
+        pos: &mut Position,
+        threats_left: u8,
+        line: &mut Vec<usize>,
+    ) -> bool {
         let me = pos.to_move();
         let attacker = 1 - me;
         if pos.count(me, class::FIVE) > 0 {
@@ -174,7 +149,7 @@ impl Vct {
         for defence in defences {
             pos.play(defence);
             let mut sub_line = Vec::new();
-            let won = self.attack(pos, threats_left, &mut sub_line);
+            let won = Self::attack(memory, pos, threats_left, &mut sub_line);
             pos.undo();
             if !won {
                 return false;
@@ -195,7 +170,7 @@ mod tests {
     use super::super::testing::{position, short_vcf};
     use super::super::vcf::Vcf;
     use super::*;
-    use std::time::Duration;
+    use std::time::{Duration, Instant};
 
     fn far_future() -> Instant {
         Instant::now() + Duration::from_secs(60)
