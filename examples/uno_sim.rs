@@ -80,8 +80,16 @@ fn play_game(
             None => {
                 let action = match tested {
                     Some((t, level)) if t == turn => {
-                        let decision =
-                            ai::decide(game, turn, level, limits, seed ^ u64::from(actions));
+                        let easy_seats: Vec<usize> =
+                            (0..game.seats()).filter(|&s| s != t).collect();
+                        let decision = ai::decide(
+                            game,
+                            turn,
+                            level,
+                            limits,
+                            seed ^ u64::from(actions),
+                            &easy_seats,
+                        );
                         if decision.analysis.iterations > 0 {
                             stats.moves += 1;
                             stats.iterations += decision.analysis.iterations;

@@ -23,6 +23,7 @@ use super::card::{full_deck, Card, Color, Symbol};
 use super::deck::{check_deck, seed_of_deck, DeckRng, DeckSource};
 use super::lacks::Lacks;
 use super::options::Rules;
+use super::recent::{RecentPlay, RecentPlays, TableSeen};
 
 /// Cards dealt to every seat.
 pub const HAND_SIZE: usize = 7;
@@ -120,6 +121,10 @@ pub struct Uno {
     /// its cards came since (see [`Lacks`]). Empty in states saved before it existed.
     #[serde(default)]
     lacks: Vec<Lacks>,
+    /// Public record: what each seat played since it last took a card (see [`RecentPlays`]).
+    /// Empty in states saved before it existed.
+    #[serde(default)]
+    recent: RecentPlays,
     shouts: VecDeque<Shout>,
     log: VecDeque<UnoEvent>,
     rng: DeckRng,
@@ -200,6 +205,7 @@ impl Uno {
             jump_window: None,
             shouted: vec![false; seats],
             lacks: vec![Lacks::NONE; seats],
+            recent: RecentPlays::default(),
             shouts: VecDeque::new(),
             log: VecDeque::with_capacity(LOG_LEN),
             rng,
@@ -262,6 +268,8 @@ impl Uno {
             jump_window: parts.jump_window,
             shouted: vec![false; seats],
             lacks: parts.lacks,
+            // A guessed table is played forward by AIs that do not read it.
+            recent: RecentPlays::default(),
             shouts: VecDeque::new(),
             log: VecDeque::new(),
             rng: DeckRng::new(parts.rng_seed),
@@ -367,6 +375,11 @@ impl Uno {
         } else {
             0
         }
+    }
+
+    /// What each seat played since it last took a card (public knowledge).
+    pub fn recent_plays(&self) -> &RecentPlays {
+        &self.recent
     }
 
     /// What the table infers `seat`'s cards lack (public knowledge).
@@ -616,10 +629,11 @@ impl Uno {
         events: &mut Vec<UnoEvent>,
     ) -> Result<(), UnoError> {
         let color = self.check_play(seat, card, color)?;
+        let table = self.table_seen(seat);
         self.jump_window = None;
         self.drawn = None;
         let before = self.top();
-        self.put_down(seat, card, color);
+        self.put_down(seat, card, color, table);
         // Players keep wilds for need: a wild played while the next seat is not about to go
         // out suggests nothing else fitted.
         if let (true, Some(top), Some(lacks)) = (
@@ -681,7 +695,29 @@ impl Uno {
         Ok(color)
     }
 
-    fn put_down(&mut self, seat: usize, card: Card, color: Color) {
+    /// The table `seat` chooses a card on in turn, when the choice is among every matching card
+    /// (no penalty pending, no card just drawn).
+    fn table_seen(&self, seat: usize) -> Option<TableSeen> {
+        if self.pending_draw > 0 || self.drawn.is_some() {
+            return None;
+        }
+        let top = self.top()?;
+        let len = |s: usize| self.hand_len(s).min(usize::from(u8::MAX)) as u8;
+        Some(TableSeen {
+            top: top.card,
+            color: top.color,
+            next_len: len(self.next_seat(seat)),
+            prev_len: len(self.prev_seat(seat)),
+        })
+    }
+
+    fn put_down(&mut self, seat: usize, card: Card, color: Color, table: Option<TableSeen>) {
+        self.recent.played(RecentPlay {
+            seat: seat as u8,
+            card,
+            color,
+            table,
+        });
         let hand = &mut self.hands[seat];
         let at = hand.iter().position(|&c| c == card).expect("checked");
         hand.remove(at);
@@ -788,7 +824,7 @@ impl Uno {
         self.jump_window = None;
         self.drawn = None;
         let color = card.color().expect("wilds refused above");
-        self.put_down(seat, card, color);
+        self.put_down(seat, card, color, None);
         events.push(UnoEvent::JumpedIn {
             seat,
             card,
@@ -880,6 +916,7 @@ impl Uno {
             lacks.took(taken);
         }
         if taken > 0 {
+            self.recent.took(seat);
             events.push(UnoEvent::Drew {
                 seat,
                 count: taken,

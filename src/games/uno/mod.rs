@@ -9,6 +9,7 @@ mod deck;
 mod game;
 mod lacks;
 mod options;
+mod recent;
 mod turn;
 mod view;
 
@@ -25,5 +26,6 @@ pub use game::{
 };
 pub use lacks::Lacks;
 pub use options::Rules;
+pub use recent::{RecentPlay, RecentPlays, TableSeen};
 pub use turn::{UnoGame, UnoOptions, OUT_OF_CARDS};
 pub use view::{CardFace, HandCard, HandCount, JumpWindowView, Message, ShoutSeen, UnoView};

@@ -4,6 +4,7 @@ use super::card::{full_deck, Card, Color};
 use super::game::{Direction, Parts, Played, Uno};
 use super::lacks::Lacks;
 use super::options::Rules;
+use super::recent::{RecentPlay, TableSeen};
 
 pub(super) fn cards(codes: &str) -> Vec<Card> {
     codes
@@ -1149,4 +1150,79 @@ fn lacks_cover_the_cards_held_at_the_draw_and_count_the_ones_after() {
     let lacks = game.lacks_of(0);
     assert_eq!(lacks.free_cards(game.hand_len(0)), 3);
     assert!(lacks.lacks_color(Color::Red));
+}
+
+#[test]
+fn recent_plays_keep_the_table_each_was_chosen_on_until_the_seat_takes_a_card() {
+    let mut game = Table {
+        hands: &["R1 R2 B5 W", "G1 G2 G3", "Y1 Y2"],
+        discard: &["R3"],
+        deck_top: "Y7 Y8",
+        turn: 0,
+        direction: Direction::Clockwise,
+        rules: Rules::default(),
+        rest_to_discard: false,
+    }
+    .build();
+    game.apply(0, &play("R1")).unwrap();
+    let seen = |game: &Uno, seat: usize| -> Vec<(String, Option<TableSeen>)> {
+        game.recent_plays()
+            .of(seat)
+            .map(|p| (p.card.to_string(), p.table))
+            .collect()
+    };
+    let first = TableSeen {
+        top: "R3".parse().unwrap(),
+        color: Color::Red,
+        next_len: 3,
+        prev_len: 2,
+    };
+    assert_eq!(seen(&game, 0), [("R1".to_string(), Some(first))]);
+    game.apply(1, &UnoAction::Draw).unwrap();
+    game.apply(2, &UnoAction::Draw).unwrap();
+    game.apply(0, &wild("W", Color::Blue)).unwrap();
+    let plays: Vec<RecentPlay> = game.recent_plays().of(0).copied().collect();
+    assert_eq!(plays.len(), 2);
+    assert_eq!(
+        (plays[1].color, plays[1].table.unwrap().next_len),
+        (Color::Blue, 4)
+    );
+    assert!(seen(&game, 1).is_empty() && seen(&game, 2).is_empty());
+    // Taking a card forgets the seat's plays (its hand now holds a card it did not hold then).
+    game.apply(1, &UnoAction::Draw).unwrap();
+    game.apply(2, &UnoAction::Draw).unwrap();
+    game.apply(0, &UnoAction::Draw).unwrap();
+    assert!(seen(&game, 0).is_empty());
+    // A state saved before the record existed loads with none.
+    let mut stored = serde_json::to_value(&game).unwrap();
+    stored.as_object_mut().unwrap().remove("recent");
+    let loaded: Uno = serde_json::from_value(stored).unwrap();
+    assert!(loaded.recent_plays().is_empty());
+}
+
+#[test]
+fn a_stacked_draw_two_and_a_jump_in_are_recorded_without_a_table() {
+    let rules = Rules {
+        stacking: true,
+        jump_in: true,
+        ..Rules::default()
+    };
+    let mut game = Table {
+        hands: &["RD2 B1 B2", "RD2 G1 G2", "GD2 Y1 Y2"],
+        discard: &["R3"],
+        deck_top: "",
+        turn: 0,
+        direction: Direction::Clockwise,
+        rules,
+        rest_to_discard: false,
+    }
+    .build();
+    game.apply(0, &play("RD2")).unwrap();
+    // Seat 1 jumps in on its identical +2: not a choice among every matching card.
+    game.apply(1, &jump("RD2")).unwrap();
+    assert!(game.recent_plays().of(0).next().unwrap().table.is_some());
+    assert_eq!(game.recent_plays().of(1).next().unwrap().table, None);
+    // Seat 2 stacks its +2 on the pending one.
+    game.apply(2, &play("GD2")).unwrap();
+    assert_eq!(game.recent_plays().of(2).next().unwrap().table, None);
 }

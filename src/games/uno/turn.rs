@@ -53,6 +53,17 @@ pub struct UnoGame {
     auto_ai: bool,
     /// Created with `"start": false`: deal only on `POST …/start`.
     start_by_hand: bool,
+    /// Seats held by `easy` bots when the game started (public: the resource shows each
+    /// seat's kind and level); `hard` reads their plays as seed 000's tree's.
+    #[serde(default)]
+    easy_seats: Vec<usize>,
+}
+
+/// The seats `seats` shows as `easy` bots.
+fn easy_seats(seats: &[SeatKind]) -> Vec<usize> {
+    (0..seats.len())
+        .filter(|&s| seats[s] == SeatKind::Ai(AiLevel::Easy))
+        .collect()
 }
 
 impl UnoGame {
@@ -159,11 +170,14 @@ impl TurnGame for UnoGame {
             table,
             auto_ai: options.auto_ai.unwrap_or(true),
             start_by_hand: options.start == Some(false),
+            easy_seats: easy_seats(seats),
         })
     }
 
-    fn start(&mut self, _seats: &[SeatKind]) -> Result<Vec<UnoEvent>, RuleError> {
-        self.table.start().map_err(engine_error)
+    fn start(&mut self, seats: &[SeatKind]) -> Result<Vec<UnoEvent>, RuleError> {
+        let events = self.table.start().map_err(engine_error)?;
+        self.easy_seats = easy_seats(seats);
+        Ok(events)
     }
 
     fn started(&self) -> bool {
@@ -239,6 +253,7 @@ impl TurnGame for UnoGame {
                 max_iterations: ai::DEFAULT_MAX_ITERATIONS,
             },
             budget.seed,
+            &self.easy_seats,
         );
         Ok(AiChoice {
             chosen: decision.action,
@@ -405,5 +420,32 @@ mod tests {
             game.apply(2, &jump("Y1")),
             Err(RuleError::Illegal(_))
         ));
+    }
+
+    #[test]
+    fn the_easy_bots_are_the_seats_shown_as_easy_when_the_cards_are_dealt() {
+        let players = serde_json::json!([{"name": "a"}, {"ai": "easy"}, {"open": true}]);
+        let created = options(serde_json::json!({"players": players, "seed": 3}));
+        let mut seats = vec![SeatKind::Human, SeatKind::Ai(AiLevel::Easy), SeatKind::Open];
+        let mut game = UnoGame::new(&created, &seats, 1).unwrap();
+        assert_eq!(game.easy_seats, [1]);
+        // The open seat is taken by another `easy` bot before the deal.
+        seats[2] = SeatKind::Ai(AiLevel::Easy);
+        game.start(&seats).unwrap();
+        assert_eq!(game.easy_seats, [1, 2]);
+        let hard = vec![
+            SeatKind::Human,
+            SeatKind::Ai(AiLevel::Hard),
+            SeatKind::Human,
+        ];
+        assert!(UnoGame::new(&created, &hard, 1)
+            .unwrap()
+            .easy_seats
+            .is_empty());
+        // A game stored before the field existed loads with none.
+        let mut stored = serde_json::to_value(&game).unwrap();
+        stored.as_object_mut().unwrap().remove("easy_seats");
+        let loaded: UnoGame = serde_json::from_value(stored).unwrap();
+        assert!(loaded.easy_seats.is_empty());
     }
 }

@@ -44,10 +44,10 @@ struct Candidates {
 impl Candidates {
     /// Among playable cards of one kind the seed keeps the first, then overwrites it with any
     /// later one in the best colour (`if (!hasX || card->getColor() == bestColor) idxX = i`).
-    fn collect(game: &Uno, seat: usize, best: Color) -> Candidates {
+    fn collect(hand: &[Card], playable: impl Fn(Card) -> bool, best: Color) -> Candidates {
         let mut c = Candidates::default();
-        for &card in game.hand(seat) {
-            if !game.is_playable(seat, card) {
+        for &card in hand {
+            if !playable(card) {
                 continue;
             }
             let slot = match card.symbol() {
@@ -64,6 +64,50 @@ impl Candidates {
         }
         c
     }
+}
+
+/// What the tree reads of the table besides the hand.
+pub struct Table {
+    /// The colour in play.
+    pub color: Option<Color>,
+    /// Cards held by the seats after and before the one choosing.
+    pub next_len: usize,
+    pub prev_len: usize,
+}
+
+/// The tree itself: the card seed 000 plays from `hand` (in seed order) and the colour it
+/// names for a wild, or `None` to draw. `playable` says which cards the table allows.
+pub fn pick(
+    hand: &[Card],
+    playable: impl Fn(Card) -> bool,
+    table: &Table,
+) -> Option<(Card, Color)> {
+    let best = best_color(hand);
+    if hand.len() == 1 {
+        // "手中仅剩余一张牌,能出则出,否则摸牌,无需多虑。"
+        return playable(hand[0]).then_some((hand[0], best));
+    }
+    let c = Candidates::collect(hand, playable, best);
+    let chosen = if table.next_len == 1 {
+        // "下家只剩一张牌时,优先出功能牌控制下家行动"
+        c.draw_two
+            .or(c.skip)
+            .or(c.reverse)
+            .or(c.wild_draw_four)
+            .or(c.wild.filter(|_| table.color != Some(best)))
+            .or(c.number)
+    } else {
+        // "优先出数字牌,保留功能牌备用" and Reverse to put the smaller hand behind us.
+        c.reverse
+            .filter(|_| table.prev_len > table.next_len)
+            .or(c.number)
+            .or(c.skip)
+            .or(c.draw_two)
+            .or(c.reverse.filter(|_| table.prev_len >= 4))
+            .or(c.wild)
+            .or(c.wild_draw_four)
+    };
+    chosen.map(|card| (card, best))
 }
 
 fn play(card: Card, best: Color) -> UnoAction {
@@ -85,40 +129,13 @@ fn no_choice(game: &Uno) -> UnoAction {
 
 /// The seed's move for the seat to act.
 pub fn choose(game: &Uno, seat: usize) -> UnoAction {
-    let hand = game.hand(seat);
-    let best = best_color(hand);
-    if hand.len() == 1 {
-        // "手中仅剩余一张牌,能出则出,否则摸牌,无需多虑。"
-        return if game.is_playable(seat, hand[0]) {
-            play(hand[0], best)
-        } else {
-            no_choice(game)
-        };
-    }
-    let next_size = game.hand_len(game.next_seat(seat));
-    let prev_size = game.hand_len(game.prev_seat(seat));
-    let last_color = game.current_color();
-    let c = Candidates::collect(game, seat, best);
-    let chosen = if next_size == 1 {
-        // "下家只剩一张牌时,优先出功能牌控制下家行动"
-        c.draw_two
-            .or(c.skip)
-            .or(c.reverse)
-            .or(c.wild_draw_four)
-            .or(c.wild.filter(|_| last_color != Some(best)))
-            .or(c.number)
-    } else {
-        // "优先出数字牌,保留功能牌备用" and Reverse to put the smaller hand behind us.
-        c.reverse
-            .filter(|_| prev_size > next_size)
-            .or(c.number)
-            .or(c.skip)
-            .or(c.draw_two)
-            .or(c.reverse.filter(|_| prev_size >= 4))
-            .or(c.wild)
-            .or(c.wild_draw_four)
+    let table = Table {
+        color: game.current_color(),
+        next_len: game.hand_len(game.next_seat(seat)),
+        prev_len: game.hand_len(game.prev_seat(seat)),
     };
-    chosen.map_or_else(|| no_choice(game), |card| play(card, best))
+    pick(game.hand(seat), |card| game.is_playable(seat, card), &table)
+        .map_or_else(|| no_choice(game), |(card, best)| play(card, best))
 }
 
 #[cfg(test)]

@@ -1,9 +1,10 @@
 //! `hard`: Monte Carlo search over determinisations. Each round deals the cards the seat cannot
-//! see at random (consistent with every public fact, and with the colours a seat is known to
-//! lack), plays every candidate move on that same deal, and finishes each game with `normal`
-//! playing every seat; `normal`'s own move stands unless another wins clearly more often (see
-//! [`search`]). Everything it starts from is an [`InfoSet`]: what the seat could see, nothing
-//! more, so hidden cards cannot steer it.
+//! see at random (consistent with every public fact, with the colours a seat is known to lack,
+//! and, for the seats the table shows as `easy` bots, with their plays since they last took a
+//! card), plays every candidate move on that same deal, and finishes each game with `normal`
+//! playing every seat but the `easy` bots, which play seed 000's tree; `normal`'s own move stands
+//! unless another wins clearly more often (see [`search`]). Everything it starts from is an
+//! [`InfoSet`]: what the seat could see, nothing more, so hidden cards cannot steer it.
 
 use std::time::{Duration, Instant};
 
@@ -17,7 +18,9 @@ use super::super::card::{copies_left, Card};
 use super::super::game::{Direction, JumpWindow, Parts, Played, Uno};
 use super::super::lacks::Lacks;
 use super::super::options::Rules;
-use super::normal;
+use super::super::recent::RecentPlays;
+use super::fit::misfits;
+use super::{easy, normal};
 
 /// Iterations between clock checks.
 const CLOCK_EVERY: u64 = 8;
@@ -42,6 +45,12 @@ pub struct InfoSet {
     pub jump_window: Option<JumpWindow>,
     /// What each seat is publicly inferred to lack ([`Uno::lacks_of`]).
     pub lacks: Vec<Lacks>,
+    /// What each seat played since it last took a card ([`Uno::recent_plays`]).
+    pub recent: RecentPlays,
+    /// Seats the table shows as `easy` bots, whose plays follow seed 000's published tree:
+    /// hands dealt to them in a determinisation must fit their recent plays (see
+    /// [`InfoSet::determinise`]). Public: a seat's kind and level are in the game resource.
+    pub easy_seats: Vec<usize>,
 }
 
 impl InfoSet {
@@ -61,7 +70,15 @@ impl InfoSet {
             drawn: if turn == seat { game.drawn() } else { None },
             jump_window: game.jump_window(),
             lacks: (0..game.seats()).map(|s| game.lacks_of(s)).collect(),
+            recent: game.recent_plays().clone(),
+            easy_seats: Vec::new(),
         }
+    }
+
+    /// The same, knowing which seats are `easy` bots.
+    pub fn with_easy_seats(mut self, seats: &[usize]) -> InfoSet {
+        self.easy_seats = seats.iter().copied().filter(|&s| s != self.seat).collect();
+        self
     }
 
     /// The cards the seat cannot place: the deck minus its hand and the discard pile.
@@ -76,22 +93,45 @@ impl InfoSet {
     }
 
     /// One table consistent with what the seat knows, hidden cards dealt at random.
+    ///
+    /// A seat's cards held since it drew by choice are dealt from the cards it is inferred to
+    /// lack none of, the rest from any. An `easy` seat that played since it last took a card is
+    /// redealt (up to [`REDEALS`] times, the hand that fits best kept) until seed 000's tree
+    /// would have made those plays from the hand.
     pub fn determinise(&self, unseen: &[Card], rng: &mut ChaCha8Rng) -> Uno {
         let mut pool = unseen.to_vec();
         pool.shuffle(rng);
         let mut hands = vec![Vec::new(); self.hand_counts.len()];
-        // The cards a seat held when it drew by choice are dealt first, from the cards it is
-        // inferred to lack none of; then the cards that may be anything.
-        let others = (0..hands.len()).filter(|&s| s != self.seat);
-        for s in others.clone() {
-            let lacks = self.lacks_of(s);
-            let older = self.hand_counts[s] - lacks.free_cards(self.hand_counts[s]);
-            hands[s] = take_cards(&mut pool, older, lacks);
-        }
-        for s in others {
-            let missing = self.hand_counts[s] - hands[s].len();
-            hands[s].extend(pool.drain(pool.len() - missing..));
-            hands[s].sort_by_key(|c| c.seed_order());
+        let mut then = Vec::with_capacity(24);
+        for s in (0..hands.len()).filter(|&s| s != self.seat) {
+            let plays = self.recent.of(s);
+            let checked = self.easy_seats.contains(&s) && plays.clone().any(|p| p.table.is_some());
+            let mut best = self.deal_hand(s, &mut pool);
+            let mut best_misfits = if checked {
+                misfits(&best, plays.clone(), &mut then)
+            } else {
+                0
+            };
+            let mut redeals = 0;
+            while best_misfits > 0 && redeals < REDEALS {
+                redeals += 1;
+                // The whole pool to draw from: late in a deck it may hold little besides `best`.
+                pool.extend_from_slice(&best);
+                pool.shuffle(rng);
+                let hand = self.deal_hand(s, &mut pool);
+                let count = misfits(&hand, plays.clone(), &mut then);
+                if count < best_misfits {
+                    best = hand;
+                    best_misfits = count;
+                } else {
+                    pool.extend(hand);
+                    for card in &best {
+                        let at = pool.iter().position(|c| c == card).expect("returned above");
+                        pool.swap_remove(at);
+                    }
+                }
+            }
+            hands[s] = best;
         }
         hands[self.seat] = self.hand.clone();
         debug_assert_eq!(pool.len(), self.deck_count);
@@ -109,7 +149,22 @@ impl InfoSet {
             rng_seed: rng.gen(),
         })
     }
+
+    /// A hand for `seat` from the end of the shuffled `pool`: first its cards held since it drew
+    /// by choice, from those it is inferred to lack none of, then the ones that may be anything.
+    fn deal_hand(&self, seat: usize, pool: &mut Vec<Card>) -> Vec<Card> {
+        let count = self.hand_counts[seat];
+        let lacks = self.lacks_of(seat);
+        let older = count - lacks.free_cards(count);
+        let mut hand = take_cards(pool, older, lacks);
+        hand.extend(pool.drain(pool.len() - (count - older)..));
+        hand.sort_by_key(|c| c.seed_order());
+        hand
+    }
 }
+
+/// Redeals of one seat's hand to fit its recent plays.
+const REDEALS: usize = 32;
 
 impl InfoSet {
     fn lacks_of(&self, seat: usize) -> Lacks {
@@ -158,8 +213,9 @@ pub struct Search {
     pub candidates: Vec<Candidate>,
 }
 
-/// Plays `game` to its end with `normal` at every seat; returns the winner, if any.
-pub fn rollout(game: &mut Uno, events: &mut Vec<UnoEvent>) -> Option<usize> {
+/// Plays `game` to its end with `normal` at every seat but `easy_seats`, which play seed 000's
+/// tree as they do at the table; returns the winner, if any.
+pub fn rollout(game: &mut Uno, events: &mut Vec<UnoEvent>, easy_seats: &[usize]) -> Option<usize> {
     for _ in 0..ROLLOUT_CAP {
         let Some(turn) = game.turn() else {
             return game.result().and_then(|r| match r {
@@ -168,13 +224,15 @@ pub fn rollout(game: &mut Uno, events: &mut Vec<UnoEvent>) -> Option<usize> {
             });
         };
         events.clear();
+        // `easy` never jumps in.
         let jumper = game.jump_window().and_then(|_| {
             (0..game.seats())
                 .map(|i| (turn + i) % game.seats())
-                .find(|&s| game.can_jump_in(s))
+                .find(|&s| game.can_jump_in(s) && !easy_seats.contains(&s))
         });
         let (seat, action) = match jumper {
             Some(s) => (s, normal::jump_in(game, s).expect("can jump in")),
+            None if easy_seats.contains(&turn) => (turn, easy::choose(game, turn)),
             None => (turn, normal::choose(game, turn)),
         };
         if game.apply_into(seat, &action, events).is_err() {
@@ -187,7 +245,7 @@ pub fn rollout(game: &mut Uno, events: &mut Vec<UnoEvent>) -> Option<usize> {
 /// Searches from what `info.seat` knows.
 ///
 /// The move `normal` would make is the default. Each round deals the hidden cards once and
-/// plays every candidate on its own copy of that deal, `normal` finishing each game: the
+/// plays every candidate on its own copy of that deal, [`rollout`] finishing each game: the
 /// candidates meet the same hidden hands, deck order and reshuffles (common random numbers),
 /// so the difference between two of them on one deal is the move's doing, not the deal's.
 /// A candidate replaces the default only when its mean win difference over the default
@@ -224,7 +282,7 @@ pub fn search(info: &InfoSet, limits: Limits, seed: u64) -> Search {
             let mut game = deal.clone();
             events.clear();
             won[arm] = game.apply_into(info.seat, action, &mut events).is_ok()
-                && rollout(&mut game, &mut events) == Some(info.seat);
+                && rollout(&mut game, &mut events, &info.easy_seats) == Some(info.seat);
             iterations += 1;
         }
         for (arm, s) in stats.iter_mut().enumerate() {
@@ -357,8 +415,8 @@ mod tests {
         let (sa, sb) = (search(&ia, limits(300), 11), search(&ib, limits(300), 11));
         assert_eq!(sa, sb);
         assert_eq!(sa.iterations, 300);
-        let da = decide(&a, 0, Level::Hard, limits(300), 11);
-        let db = decide(&b, 0, Level::Hard, limits(300), 11);
+        let da = decide(&a, 0, Level::Hard, limits(300), 11, &[1, 2, 3]);
+        let db = decide(&b, 0, Level::Hard, limits(300), 11, &[1, 2, 3]);
         assert_eq!(da.action, db.action);
         assert_eq!(normal::choose(&a, 0), normal::choose(&b, 0));
         assert!(a.legal_actions(0).contains(&da.action));
@@ -474,5 +532,62 @@ mod tests {
             ruled_out_seen += ruled_out;
         }
         assert!(ruled_out_seen > 0);
+    }
+
+    #[test]
+    fn hands_dealt_to_easy_seats_fit_their_recent_plays() {
+        // Seat 0 draws while the three `easy` seats play their tree for a few rounds.
+        let (mut game, _) = twin_deals();
+        for _ in 0..12 {
+            let turn = game.turn().unwrap();
+            let action = if turn == 0 {
+                UnoAction::Draw
+            } else {
+                easy::choose(&game, turn)
+            };
+            game.apply(turn, &action).unwrap();
+        }
+        let recorded = |s: usize| {
+            game.recent_plays()
+                .of(s)
+                .filter(|p| p.table.is_some())
+                .count()
+        };
+        assert!(
+            (1..4).map(recorded).sum::<usize>() >= 3,
+            "the easy seats played"
+        );
+        let mut then = Vec::new();
+        let fitting = |info: &InfoSet, rng: &mut ChaCha8Rng, then: &mut Vec<Card>| {
+            let unseen = info.unseen();
+            let mut fits = 0;
+            for _ in 0..40 {
+                let guess = info.determinise(&unseen, rng);
+                assert_eq!(InfoSet::of(&guess, 0).hand_counts, info.hand_counts);
+                fits += (1..4)
+                    .filter(|&s| misfits(guess.hand(s), game.recent_plays().of(s), then) == 0)
+                    .count();
+            }
+            fits
+        };
+        // The true hands fit: the deals can.
+        for s in 1..4 {
+            assert_eq!(
+                misfits(game.hand(s), game.recent_plays().of(s), &mut then),
+                0
+            );
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let blind = fitting(&InfoSet::of(&game, 0), &mut rng, &mut then);
+        let reading = fitting(
+            &InfoSet::of(&game, 0).with_easy_seats(&[1, 2, 3]),
+            &mut rng,
+            &mut then,
+        );
+        assert!(reading >= 110, "{reading} of 120 hands fit");
+        assert!(
+            reading > blind,
+            "{reading} against {blind} without reading the plays"
+        );
     }
 }

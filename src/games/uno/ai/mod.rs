@@ -2,10 +2,11 @@
 //! over determinised hidden hands with `normal` finishing each game.
 
 pub mod easy;
+mod fit;
 pub mod hard;
 pub mod normal;
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
@@ -43,33 +44,27 @@ pub struct Decision {
     pub analysis: Analysis,
 }
 
-/// The move `level` makes for `seat`, the seat to act, thinking at most `budget`
-/// (`hard` only); `seed` drives `hard`'s sampling, so the same seed and iteration count give
-/// the same move. A seat that is not to act gets its jump-in (`normal`/`hard`) or `Draw`,
-/// which the engine then refuses.
-pub fn choose(game: &Uno, seat: usize, level: Level, budget: Duration, seed: u64) -> UnoAction {
-    decide(
-        game,
-        seat,
-        level,
-        Limits {
-            time: budget,
-            max_iterations: DEFAULT_MAX_ITERATIONS,
-        },
-        seed,
-    )
-    .action
-}
-
-/// [`choose`] with explicit limits and the analysis.
-pub fn decide(game: &Uno, seat: usize, level: Level, limits: Limits, seed: u64) -> Decision {
+/// The move `level` makes for `seat`, the seat to act, thinking at most `limits` (`hard`
+/// only); `seed` drives `hard`'s sampling, so the same seed and iteration count give the same
+/// move. `easy_seats` are the seats the table shows as `easy` bots: `hard` reads their plays
+/// as seed 000's tree's (see [`InfoSet::easy_seats`]). A seat that is not to act gets its
+/// jump-in (`normal`/`hard`) or `Draw`, which the engine then refuses.
+pub fn decide(
+    game: &Uno,
+    seat: usize,
+    level: Level,
+    limits: Limits,
+    seed: u64,
+    easy_seats: &[usize],
+) -> Decision {
     let start = Instant::now();
     let (action, iterations, candidates) = match level {
         Level::Easy => (easy::choose(game, seat), 0, Vec::new()),
         Level::Normal => (normal::choose(game, seat), 0, Vec::new()),
         Level::Hard if game.turn() != Some(seat) => (normal::choose(game, seat), 0, Vec::new()),
         Level::Hard => {
-            let found = hard::search(&InfoSet::of(game, seat), limits, seed);
+            let info = InfoSet::of(game, seat).with_easy_seats(easy_seats);
+            let found = hard::search(&info, limits, seed);
             (found.action, found.iterations, found.candidates)
         }
     };
