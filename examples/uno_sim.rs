@@ -6,6 +6,8 @@
 //! cargo run --release --example uno_sim -- --games 10000 --level normal --seed 1
 //! cargo run --release --example uno_sim -- --games 400 --level hard --time-ms 100 --seed 1
 //! ```
+//! The tested seat is told which seats are `easy` bots (all the others), as the server tells it
+//! from the seats a game shows; `hard` reads their plays as seed 000's tree's.
 //! `--help` lists every option: `--seats N` (default 4), `--iterations N` (caps `hard` per move),
 //! `--all-rules` (every option of the rules on: cap 14, draw_then_play, stacking, jump_in).
 
