@@ -405,6 +405,10 @@ async fn listing_is_newest_first_and_paginated(app: TestApp) {
     app.get("/v1/games?cursor=nope")
         .await
         .assert_problem(400, "invalid_request");
+    // A NUL (which PostgreSQL refuses in text) or another control character names nobody.
+    app.get("/v1/games?player=al%00ice&game=go")
+        .await
+        .assert_problem(400, "invalid_request");
 }
 
 async fn leaderboard_orders_by_score(app: TestApp) {

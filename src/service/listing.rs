@@ -41,6 +41,16 @@ pub struct ListRequest {
 }
 
 pub async fn list(svc: &Services, request: ListRequest) -> ServiceResult<GamePage> {
+    // No name holds one (names refuse control characters), and PostgreSQL refuses a NUL in text.
+    if request
+        .player
+        .as_deref()
+        .is_some_and(|name| name.chars().any(char::is_control))
+    {
+        return Err(ServiceError::BadInput(
+            "bad player: a player name has no control characters".into(),
+        ));
+    }
     let before = request
         .cursor
         .as_deref()
