@@ -62,6 +62,14 @@ pub struct Played {
     pub color: Color,
 }
 
+impl Played {
+    /// Seed 000's matching rule with this card on top: a wild, or the colour in play, or the
+    /// card's symbol.
+    pub fn takes(self, card: Card) -> bool {
+        card.is_wild() || card.color() == Some(self.color) || card.symbol() == self.card.symbol()
+    }
+}
+
 /// The chance to jump in on the card just played (seed 002's "抢牌"). It remembers how the
 /// table stood before that card, because a jump-in cancels the card's effect.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -419,13 +427,7 @@ impl Uno {
 
     /// Seed 000's matching rule: a wild, or the colour in play, or the top card's symbol.
     pub fn matches_top(&self, card: Card) -> bool {
-        if card.is_wild() {
-            return true;
-        }
-        match self.top() {
-            None => false,
-            Some(top) => card.color() == Some(top.color) || card.symbol() == top.card.symbol(),
-        }
+        card.is_wild() || self.top().is_some_and(|top| top.takes(card))
     }
 
     /// Whether the seat to act may play `card` now (held or not), given a pending +2 or a

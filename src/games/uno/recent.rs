@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::card::{Card, Color};
+use super::game::Played;
 
 /// The table as it stood when a seat played in turn, with no penalty pending and no card just
 /// drawn: the plain case, where the seat chose among every card matching the top.
@@ -24,7 +25,11 @@ pub struct TableSeen {
 impl TableSeen {
     /// Seed 000's matching rule on this table.
     pub fn matches(&self, card: Card) -> bool {
-        card.is_wild() || card.color() == Some(self.color) || card.symbol() == self.top.symbol()
+        Played {
+            card: self.top,
+            color: self.color,
+        }
+        .takes(card)
     }
 }
 
