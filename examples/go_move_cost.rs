@@ -8,7 +8,9 @@
 //!
 //! It prepares `--late-games` 19×19 games between two humans to `--late-at` moves (random legal
 //! moves), then times `POST …/moves` alternately on a game in its first 10 moves and on one of the
-//! long games, `--samples` times each, so a busy machine slows both alike. A request is timed from
+//! long games, `--samples` times each, so a busy machine slows both alike. The short games are as
+//! many as the long ones and taken in the same turn (a short game is replaced by a new one after
+//! 10 moves), so neither kind finds its game hotter in the caches than the other. A request is timed from
 //! sending it until its whole answer has arrived (parsing the answer is the client's work, after
 //! the clock stops). Prints the latencies
 //! (median, 90th percentile, mean) of both, the ratio late ÷ early of the medians, and a 95 %
@@ -214,15 +216,21 @@ async fn run(args: Args) -> Result<(), String> {
         }
         late.push(game);
     }
-    let mut early = Game::create(&client, &args).await?;
+    // As many short games as long ones, taken in turn the same way: with a single short game, the
+    // early requests found their game hot in every cache and the late ones did not.
+    let mut early = Vec::new();
+    for _ in 0..args.late_games {
+        early.push(Game::create(&client, &args).await?);
+    }
     let (mut early_moves, mut late_moves) = (Vec::new(), Vec::new());
     let (mut early_reads, mut late_reads) = (Vec::new(), Vec::new());
     for sample in 0..args.samples {
-        if early.moves >= 10 {
-            early = Game::create(&client, &args).await?;
+        let short = &mut early[sample % args.late_games];
+        if short.moves >= 10 {
+            *short = Game::create(&client, &args).await?;
         }
-        early_moves.push(early.play(&client, &args.base, &mut rng).await?);
-        early_reads.push(early.read(&client, &args.base).await?);
+        early_moves.push(short.play(&client, &args.base, &mut rng).await?);
+        early_reads.push(short.read(&client, &args.base).await?);
         let long = &mut late[sample % args.late_games];
         late_moves.push(long.play(&client, &args.base, &mut rng).await?);
         late_reads.push(long.read(&client, &args.base).await?);

@@ -6,6 +6,7 @@ pub mod go;
 pub mod gomoku;
 mod player_schema;
 pub mod poker;
+pub mod ready_json;
 pub mod registry;
 pub mod takeback;
 mod turn;

@@ -3,6 +3,7 @@
 //! rebuilt by replaying them, so a loaded game is exactly the game that was saved and an undo
 //! restores captures and the ko point without keeping snapshots.
 
+use crate::games::ready_json::{self, ReadyJson};
 use crate::games::takeback::{Takeback, TakebackProposal};
 use std::collections::HashSet;
 use std::fmt;
@@ -11,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::board::{Board, Color, Illegal, Pt};
+use super::move_text::MoveText;
 use super::score::{self, Captures, Position, ScoreReport, Scoring};
 use super::stored_turn::packed_turns;
 use super::vertex::{GoPlay, Vertex};
@@ -270,7 +272,7 @@ pub struct GoView {
     pub ko: Option<Vertex>,
     /// Every move so far, in order: points, `"pass"`.
     #[schema(value_type = Vec<String>, example = json!(["D4", "Q16", "pass"]))]
-    pub moves: Vec<GoPlay>,
+    pub moves: ReadyJson,
     #[serde(skip_serializing_if = "Setup::is_empty")]
     pub setup: Setup,
     pub consecutive_passes: usize,
@@ -306,8 +308,9 @@ struct StoredGameRef<'a> {
     setup: &'a Setup,
     #[serde(with = "ColorDef")]
     first: Color,
-    #[serde(with = "packed_turns")]
-    moves: &'a [Turn],
+    /// Packed as [`packed_turns`] writes them, kept written by [`MoveText`].
+    #[serde(serialize_with = "ready_json::as_is")]
+    moves: &'a str,
     #[serde(skip_serializing_if = "<[Turn]>::is_empty", with = "packed_turns")]
     redo: &'a [Turn],
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -334,6 +337,8 @@ pub struct GoGame {
     seen: HashSet<u64>,
     /// The same positions in the order they arose, for the AI's superko check.
     history: Vec<u64>,
+    /// The move list written out for answers and saves.
+    text: MoveText,
 }
 
 impl Serialize for GoGame {
@@ -342,7 +347,7 @@ impl Serialize for GoGame {
             options: &self.options,
             setup: &self.setup,
             first: self.first,
-            moves: &self.moves,
+            moves: self.text.packed(),
             redo: &self.redo,
             resigned: self.resigned.map(Resigned),
         }
@@ -427,6 +432,7 @@ impl GoGame {
             board,
             seen,
             history,
+            text: MoveText::default(),
         })
     }
 
@@ -716,7 +722,7 @@ impl GoGame {
             next: color_name(self.next()),
             captures: self.captures(),
             ko: self.board.ko_point().map(|p| vertex(&self.board, p)),
-            moves: self.moves.iter().map(|turn| turn.play).collect(),
+            moves: ReadyJson::trusted(self.text.names().to_owned()),
             setup: self.setup.clone(),
             consecutive_passes: self.consecutive_passes(),
             can_undo: self.can_undo(),
@@ -791,6 +797,7 @@ impl GoGame {
             GoPlay::Resign => unreachable!("a resignation is not part of the move list"),
         }
         self.moves.push(turn);
+        self.text.push(turn);
         Ok(())
     }
 

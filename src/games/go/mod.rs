@@ -5,6 +5,7 @@
 pub mod ai;
 pub mod board;
 pub mod game;
+mod move_text;
 pub mod score;
 pub mod sgf;
 mod stored_turn;

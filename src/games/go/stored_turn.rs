@@ -80,20 +80,23 @@ pub(super) mod packed_turns {
         b'a' + index
     }
 
+    /// One move packed.
+    pub(in crate::games::go) fn pack(turn: Turn) -> [u8; 3] {
+        let color = match turn.color {
+            Color::Black => b'B',
+            Color::White => b'W',
+        };
+        let [col, row] = match turn.play {
+            GoPlay::Stone(v) => [letter(v.col), letter(v.row)],
+            GoPlay::Pass => PASS,
+            GoPlay::Resign => RESIGN,
+        };
+        [color, col, row]
+    }
+
     pub fn serialize<S: Serializer>(turns: &[Turn], s: S) -> Result<S::Ok, S::Error> {
-        let mut text = Vec::with_capacity(turns.len() * 3);
-        for turn in turns {
-            text.push(match turn.color {
-                Color::Black => b'B',
-                Color::White => b'W',
-            });
-            text.extend(match turn.play {
-                GoPlay::Stone(v) => [letter(v.col), letter(v.row)],
-                GoPlay::Pass => PASS,
-                GoPlay::Resign => RESIGN,
-            });
-        }
-        // Only ASCII is ever pushed.
+        let text: Vec<u8> = turns.iter().flat_map(|&turn| pack(turn)).collect();
+        // Only ASCII is ever packed.
         s.serialize_str(std::str::from_utf8(&text).unwrap_or_default())
     }
 

@@ -165,7 +165,7 @@ impl FromStr for GoPlay {
 
 impl GoPlay {
     /// `D4`, `pass` or `resign`.
-    fn name(self) -> &'static str {
+    pub(super) fn name(self) -> &'static str {
         match self {
             GoPlay::Stone(v) => v.name(),
             GoPlay::Pass => "pass",

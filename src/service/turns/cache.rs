@@ -46,10 +46,10 @@ pub struct HeldGame {
 }
 
 impl HeldGame {
-    /// A copy of the game, to change; `None` if it is not a `G`.
-    pub fn game<G: TurnGame>(&self) -> Option<G> {
-        // The clone is made outside the cache's lock: a long game's clone holds up no other game.
-        self.game.downcast_ref::<G>().cloned()
+    /// The game, shared with the cache; `None` if it is not a `G`. A request that changes it
+    /// copies it first ([`Arc::make_mut`]), outside the cache's lock.
+    pub fn game<G: TurnGame>(&self) -> Option<Arc<G>> {
+        Arc::clone(&self.game).downcast::<G>().ok()
     }
 }
 
@@ -92,12 +92,13 @@ impl LoadedGames {
         })
     }
 
-    /// Remembers `game` as the state stored in `row`, and the text this server wrote for it, if any.
-    pub fn put<G: TurnGame>(&self, row: &GameRow, game: &G, written: Option<Arc<str>>) {
+    /// Remembers `game` as the state stored in `row`, and the text this server wrote for it, if
+    /// any. The cache shares the game with the request that saved it: nothing is copied.
+    pub fn put<G: TurnGame>(&self, row: &GameRow, game: &Arc<G>, written: Option<Arc<str>>) {
         if self.capacity == 0 {
             return;
         }
-        let game: Arc<dyn Any + Send + Sync> = Arc::new(game.clone());
+        let game: Arc<dyn Any + Send + Sync> = Arc::clone(game) as _;
         let mut entries = self.lock();
         entries.clock += 1;
         let used = entries.clock;
@@ -175,7 +176,7 @@ mod tests {
     fn a_game_is_held_as_the_version_it_was_put_with() {
         let cache = LoadedGames::with_capacity(4);
         let stored = row(1, 3);
-        cache.put(&stored, &game(), None);
+        cache.put(&stored, &Arc::new(game()), None);
         let held = cache.held(stored.id).expect("held");
         assert_eq!(
             held.version,
@@ -186,7 +187,7 @@ mod tests {
         );
         assert!(held.game::<GomokuGame>().is_some());
         assert!(cache.held(Uuid::from_u128(2)).is_none(), "another game");
-        cache.put(&row(1, 4), &game(), None);
+        cache.put(&row(1, 4), &Arc::new(game()), None);
         assert_eq!(
             held_version(&cache, 1),
             Some(4),
@@ -197,10 +198,10 @@ mod tests {
     #[test]
     fn a_full_cache_drops_the_least_recently_used_game() {
         let cache = LoadedGames::with_capacity(2);
-        cache.put(&row(1, 0), &game(), None);
-        cache.put(&row(2, 0), &game(), None);
+        cache.put(&row(1, 0), &Arc::new(game()), None);
+        cache.put(&row(2, 0), &Arc::new(game()), None);
         assert!(held_version(&cache, 1).is_some());
-        cache.put(&row(3, 0), &game(), None);
+        cache.put(&row(3, 0), &Arc::new(game()), None);
         assert_eq!(cache.len(), 2);
         assert!(held_version(&cache, 1).is_some());
         assert!(held_version(&cache, 2).is_none(), "used least recently");

@@ -90,9 +90,18 @@ impl<G: TurnGame> Outcome<G> {
 /// A stored game and its rules state, as loaded for a change.
 struct Loaded<G> {
     record: GameRecord,
-    game: G,
+    /// Shared with the cache of loaded games until the request changes it (see [`Loaded::game_mut`]).
+    game: Arc<G>,
     /// The state as this server wrote it at the loaded version (see [`HeldGame::written`]).
     written: Option<Arc<str>>,
+}
+
+impl<G: TurnGame> Loaded<G> {
+    /// The game, to change: copied first if the cache of loaded games shares it, so the cache
+    /// keeps the stored version it names.
+    fn game_mut(&mut self) -> &mut G {
+        Arc::make_mut(&mut self.game)
+    }
 }
 
 async fn load<G: TurnGame>(svc: &Services, id: Uuid) -> ServiceResult<Loaded<G>> {
@@ -118,11 +127,11 @@ struct Fetched {
 
 /// The rules state stored in `fetched`: the held game when the store left the state out (the row
 /// is at the held version), else parsed from the row (and then held).
-fn game_of<G: TurnGame>(svc: &Services, fetched: &Fetched) -> ServiceResult<G> {
+fn game_of<G: TurnGame>(svc: &Services, fetched: &Fetched) -> ServiceResult<Arc<G>> {
     let record = &fetched.record;
     match &record.row.state {
         Some(state) => {
-            let game = parse_state(record.row.id, state.0.get())?;
+            let game = Arc::new(parse_state(record.row.id, state.0.get())?);
             svc.loaded.put(&record.row, &game, None);
             Ok(game)
         }
@@ -283,7 +292,7 @@ async fn save<G: TurnGame>(
     let mut row = GameRow {
         id: record.row.id,
         game: record.row.game.clone(),
-        status: status_of(&loaded.game, &seats),
+        status: status_of(&*loaded.game, &seats),
         version: record.row.version + 1,
         turn: loaded.game.turn().map(|t| t as i32),
         // Filled in after the commit, which takes the state (no copy of a long game's record).
@@ -302,7 +311,7 @@ async fn save<G: TurnGame>(
         expected_version: record.row.version,
         status: row.status,
         turn: row.turn,
-        state: state_json(&loaded.game)?,
+        state: state_json(&*loaded.game)?,
         layout: layout::<G>(svc, loaded.written.take()),
         result: row.result.as_ref().map(|r| r.0.clone()),
         seat: change.seat.map(|s| s as i32),
@@ -349,7 +358,7 @@ fn rendered<G: TurnGame>(
     render(
         &loaded.record.row,
         &loaded.record.seats,
-        &loaded.game,
+        &*loaded.game,
         viewer,
     )
 }

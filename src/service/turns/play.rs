@@ -1,6 +1,7 @@
 //! Creating and reading a game, moves, AI moves and take-backs.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
@@ -138,6 +139,7 @@ pub async fn create<G: TurnGame>(
     svc.store.create_game(&new_game).await?;
     let written = written::<G>(svc, &new_game.state);
     row.state = Some(Json(new_game.state));
+    let game = Arc::new(game);
     svc.loaded.put(&row, &game, written.clone());
     // AI seats to act first (UNO with `auto_ai`) play before the creator gets the game.
     let mut loaded = Loaded {
@@ -242,8 +244,8 @@ pub async fn get<G: TurnGame>(
     if unchanged(record.row.version) {
         return Ok(Read::Unchanged(record.row.version));
     }
-    let game: G = game_of(svc, &fetched)?;
-    let resource = render(&record.row, &record.seats, &game, viewer)?;
+    let game = game_of::<G>(svc, &fetched)?;
+    let resource = render(&record.row, &record.seats, &*game, viewer)?;
     Ok(Read::Fresh(Box::new(resource)))
 }
 
@@ -265,7 +267,7 @@ pub async fn play<G: TurnGame>(
             None => ServiceError::GameOver,
         });
     }
-    let mut events = loaded.game.apply(seat, &mv)?;
+    let mut events = loaded.game_mut().apply(seat, &mv)?;
     save(svc, &mut loaded, Change::by(Some(seat), G::log_entry(&mv))).await?;
     svc.metrics
         .moves_applied
@@ -301,7 +303,7 @@ pub(super) async fn play_ai_seats<G: TurnGame>(
         };
         let budget = Duration::from_millis(AUTO_AI_TIME_MS);
         let choice = think(svc, loaded, seat, level, budget).await?;
-        events.extend(loaded.game.apply(seat, &choice.chosen)?);
+        events.extend(loaded.game_mut().apply(seat, &choice.chosen)?);
         save(
             svc,
             loaded,
@@ -406,7 +408,7 @@ pub async fn ai_move<G: TurnGame>(
     };
     let mut events = Vec::new();
     if apply {
-        events = loaded.game.apply(seat, &choice.chosen)?;
+        events = loaded.game_mut().apply(seat, &choice.chosen)?;
         save(
             svc,
             &mut loaded,
@@ -460,8 +462,8 @@ pub async fn take_back<G: TurnGame>(
         return Err(ServiceError::GameOver);
     }
     let (events, word) = match direction {
-        TakeBack::Undo => (loaded.game.undo(by, &kinds)?, "undo"),
-        TakeBack::Redo => (loaded.game.redo(by, &kinds)?, "redo"),
+        TakeBack::Undo => (loaded.game_mut().undo(by, &kinds)?, "undo"),
+        TakeBack::Redo => (loaded.game_mut().redo(by, &kinds)?, "redo"),
     };
     save(
         svc,

@@ -17,6 +17,14 @@ fn assert_same_as_replay(game: &GoGame, step: usize) {
     assert_eq!(mine.captures, theirs.captures, "step {step}");
     assert_eq!(mine.ko, theirs.ko, "step {step}");
     assert_eq!(mine.next, theirs.next, "step {step}");
+    // The move list kept written for answers follows undo and redo too.
+    assert_eq!(mine.moves, theirs.moves, "step {step}");
+    let names: Vec<String> = game.moves().iter().map(|t| t.play.to_string()).collect();
+    assert_eq!(
+        serde_json::to_value(&mine.moves).unwrap(),
+        serde_json::json!(names),
+        "step {step}"
+    );
     assert_eq!(game.board().hash(), fresh.board().hash(), "step {step}");
     assert_eq!(game.board(), fresh.board(), "step {step}");
     assert_eq!(game.history_hashes(), fresh.history_hashes(), "step {step}");
