@@ -5,7 +5,6 @@
 
 use crate::games::ready_json::{self, ReadyJson};
 use crate::games::takeback::{Takeback, TakebackProposal};
-use std::collections::HashSet;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -322,7 +321,7 @@ struct StoredGameRef<'a> {
 struct Resigned(#[serde(with = "ColorDef")] Color);
 
 /// A game of Go. Serializes as its [`StoredGame`] record; deserializing replays it.
-#[derive(Clone, Deserialize)]
+#[derive(Deserialize)]
 #[serde(try_from = "StoredGame")]
 pub struct GoGame {
     options: GoOptions,
@@ -333,13 +332,40 @@ pub struct GoGame {
     resigned: Option<Color>,
     /// Rebuilt from the fields above.
     board: Board,
-    /// Every position so far (after the setup, after each move), for positional superko.
-    seen: HashSet<u64>,
-    /// The same positions in the order they arose, for the AI's superko check.
+    /// Every position so far (after the setup, after each move), each once, in the order they
+    /// arose: for positional superko and the AI's tree reuse. A list, not a set: a request that
+    /// changes a game copies it first, and a long game's set cost more to copy than looking a
+    /// position up in the list costs (a few hundred comparisons, only under superko).
     history: Vec<u64>,
     /// The move list written out for answers and saves.
     text: MoveText,
 }
+
+/// Copies with room for the next moves: a request copies a game and then plays a move on it, and
+/// a copy made exactly full would copy every growing list again to add that move.
+impl Clone for GoGame {
+    fn clone(&self) -> Self {
+        fn roomy<T: Copy>(list: &[T]) -> Vec<T> {
+            let mut copy = Vec::with_capacity(list.len() + ROOM);
+            copy.extend_from_slice(list);
+            copy
+        }
+        GoGame {
+            options: self.options,
+            setup: self.setup.clone(),
+            first: self.first,
+            moves: roomy(&self.moves),
+            redo: self.redo.clone(),
+            resigned: self.resigned,
+            board: self.board.clone(),
+            history: roomy(&self.history),
+            text: self.text.clone(),
+        }
+    }
+}
+
+/// Moves a copy of a game has room for before its lists grow.
+pub(super) const ROOM: usize = 16;
 
 impl Serialize for GoGame {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -420,7 +446,6 @@ impl GoGame {
                     })?;
             }
         }
-        let seen = HashSet::from([board.hash()]);
         let history = vec![board.hash()];
         Ok(GoGame {
             options,
@@ -430,7 +455,6 @@ impl GoGame {
             redo: Vec::new(),
             resigned: None,
             board,
-            seen,
             history,
             text: MoveText::default(),
         })
@@ -554,7 +578,7 @@ impl GoGame {
         }
         if self.options.superko {
             let after = self.board.hash_after(color, p);
-            if after.is_some_and(|hash| self.seen.contains(&hash)) {
+            if after.is_some_and(|hash| self.history.contains(&hash)) {
                 return illegal(IllegalReason::Superko);
             }
         }
@@ -789,8 +813,9 @@ impl GoGame {
                         reason: e.into(),
                     });
                 }
-                if self.seen.insert(self.board.hash()) {
-                    self.history.push(self.board.hash());
+                let hash = self.board.hash();
+                if !self.history.contains(&hash) {
+                    self.history.push(hash);
                 }
             }
             GoPlay::Pass => self.board.pass(),

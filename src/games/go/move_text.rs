@@ -3,11 +3,11 @@
 //! for every request, both grew with the game, so a move at move 300 cost more than one at the
 //! start (docs/PERFORMANCE.md, "a move late in a long game"); kept written, a request copies them.
 
-use super::game::Turn;
+use super::game::{Turn, ROOM};
 use super::stored_turn::packed_turns;
 use super::vertex::GoPlay;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub(super) struct MoveText {
     /// A JSON list of the moves' names.
     names: String,
@@ -20,6 +20,22 @@ impl Default for MoveText {
         MoveText {
             names: "[]".to_owned(),
             packed: "\"\"".to_owned(),
+        }
+    }
+}
+
+/// Copies with room for [`ROOM`] more moves (see `GoGame`'s `Clone`).
+impl Clone for MoveText {
+    fn clone(&self) -> Self {
+        let roomy = |text: &str, per_move: usize| {
+            let mut copy = String::with_capacity(text.len() + ROOM * per_move);
+            copy.push_str(text);
+            copy
+        };
+        MoveText {
+            // `,"Z25"` and `Byy`.
+            names: roomy(&self.names, 6),
+            packed: roomy(&self.packed, 3),
         }
     }
 }
