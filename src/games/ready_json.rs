@@ -18,7 +18,7 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
 
 /// Text that is already valid JSON; serializes to exactly that text.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReadyJson(String);
 
 impl ReadyJson {
@@ -30,10 +30,6 @@ impl ReadyJson {
             "not JSON: {text}"
         );
         ReadyJson(text)
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
     }
 }
 

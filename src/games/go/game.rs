@@ -335,7 +335,9 @@ pub struct GoGame {
     /// Every position so far (after the setup, after each move), each once, in the order they
     /// arose: for positional superko and the AI's tree reuse. A list, not a set: a request that
     /// changes a game copies it first, and a long game's set cost more to copy than looking a
-    /// position up in the list costs (a few hundred comparisons, only under superko).
+    /// position up in the list costs (a few hundred comparisons on each stone placed, to keep
+    /// each position once, and on each move checked under superko). Loading a stored game
+    /// replays it, so those look-ups add up to a few tens of thousands there.
     history: Vec<u64>,
     /// The move list written out for answers and saves.
     text: MoveText,
