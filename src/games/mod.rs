@@ -7,6 +7,8 @@ pub mod gomoku;
 mod player_schema;
 pub mod poker;
 pub mod ready_json;
+#[cfg(test)]
+mod refusals;
 pub mod registry;
 pub mod takeback;
 mod turn;

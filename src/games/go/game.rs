@@ -334,8 +334,8 @@ pub struct GoGame {
     board: Board,
     /// Every position so far (after the setup, after each move), each once, in the order they
     /// arose: for positional superko and the AI's tree reuse. A list, not a set: a request that
-    /// changes a game copies it first, and a long game's set cost more to copy than looking a
-    /// position up in the list costs (a few hundred comparisons on each stone placed, to keep
+    /// changes a game copies it when a read still holds it, and a long game's set cost more to
+    /// copy than looking a position up in the list costs (a few hundred comparisons on each stone placed, to keep
     /// each position once, and on each move checked under superko). Loading a stored game
     /// replays it, so those look-ups add up to a few tens of thousands there.
     history: Vec<u64>,
@@ -343,8 +343,9 @@ pub struct GoGame {
     text: MoveText,
 }
 
-/// Copies with room for the next moves: a request copies a game and then plays a move on it, and
-/// a copy made exactly full would copy every growing list again to add that move.
+/// Copies with room for the next moves: a request that copies a game (when a read still holds it)
+/// then plays a move on it, and a copy made exactly full would copy every growing list again to
+/// add that move.
 impl Clone for GoGame {
     fn clone(&self) -> Self {
         fn roomy<T: Copy>(list: &[T]) -> Vec<T> {
@@ -748,7 +749,7 @@ impl GoGame {
             next: color_name(self.next()),
             captures: self.captures(),
             ko: self.board.ko_point().map(|p| vertex(&self.board, p)),
-            moves: ReadyJson::trusted(self.text.names().to_owned()),
+            moves: ReadyJson::trusted(self.text.shared_names()),
             setup: self.setup.clone(),
             consecutive_passes: self.consecutive_passes(),
             can_undo: self.can_undo(),

@@ -46,8 +46,8 @@ pub struct HeldGame {
 }
 
 impl HeldGame {
-    /// The game, shared with the cache; `None` if it is not a `G`. A request that changes it
-    /// copies it first ([`Arc::make_mut`]), outside the cache's lock.
+    /// The game, shared with the cache; `None` if it is not a `G`. A request that changes it has
+    /// the cache let go of it first ([`LoadedGames::release`]), so it changes it in place.
     pub fn game<G: TurnGame>(&self) -> Option<Arc<G>> {
         Arc::clone(&self.game).downcast::<G>().ok()
     }
@@ -124,6 +124,21 @@ impl LoadedGames {
         );
     }
 
+    /// Lets go of `game` for `id`: a request is about to change it. The cache then no longer
+    /// shares it, so the change needs no copy (unless a read of the same game holds it still),
+    /// and the request puts the game back when it is saved, or unchanged when the change fails.
+    /// Nothing is dropped if the cache holds another game for `id` by now.
+    pub fn release<G: TurnGame>(&self, id: Uuid, game: &Arc<G>) {
+        let mut entries = self.lock();
+        let held = entries
+            .by_id
+            .get(&id)
+            .is_some_and(|entry| std::ptr::addr_eq(Arc::as_ptr(&entry.game), Arc::as_ptr(game)));
+        if held {
+            entries.by_id.remove(&id);
+        }
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Entries> {
         // A panic while the lock was held leaves nothing half-written (every change is one insert
         // or remove), so a poisoned lock is still usable.
@@ -193,6 +208,29 @@ mod tests {
             Some(4),
             "a newer version replaces it"
         );
+    }
+
+    #[test]
+    fn a_released_game_is_no_longer_shared_so_a_change_copies_nothing() {
+        let cache = LoadedGames::with_capacity(4);
+        cache.put(&row(1, 0), &Arc::new(game()), None);
+        let mut held = cache
+            .held(Uuid::from_u128(1))
+            .unwrap()
+            .game::<GomokuGame>()
+            .unwrap();
+        let before = Arc::as_ptr(&held);
+        cache.release(Uuid::from_u128(2), &held);
+        cache.release(Uuid::from_u128(1), &Arc::new(game()));
+        assert_eq!(
+            held_version(&cache, 1),
+            Some(0),
+            "another id or another game: kept"
+        );
+        cache.release(Uuid::from_u128(1), &held);
+        assert_eq!(held_version(&cache, 1), None);
+        Arc::make_mut(&mut held);
+        assert_eq!(Arc::as_ptr(&held), before, "changed in place, not copied");
     }
 
     #[test]

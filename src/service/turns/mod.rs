@@ -28,7 +28,7 @@ use super::resource::{render, status_of, GameResource};
 use super::tokens::TokenHash;
 use super::{seats, ServiceError, ServiceResult, Services};
 use crate::games::{
-    AiLevel, EndReason, GameResult, GameStatus, Seat, SeatKind, SeatKindWord, TurnGame,
+    AiLevel, EndReason, GameResult, GameStatus, RuleError, Seat, SeatKind, SeatKindWord, TurnGame,
 };
 use crate::rating::{AiRatings, Rating};
 use crate::store::{
@@ -90,17 +90,30 @@ impl<G: TurnGame> Outcome<G> {
 /// A stored game and its rules state, as loaded for a change.
 struct Loaded<G> {
     record: GameRecord,
-    /// Shared with the cache of loaded games until the request changes it (see [`Loaded::game_mut`]).
+    /// Shared with the cache of loaded games until the request changes it (see [`Loaded::change`]).
     game: Arc<G>,
     /// The state as this server wrote it at the loaded version (see [`HeldGame::written`]).
     written: Option<Arc<str>>,
 }
 
 impl<G: TurnGame> Loaded<G> {
-    /// The game, to change: copied first if the cache of loaded games shares it, so the cache
-    /// keeps the stored version it names.
-    fn game_mut(&mut self) -> &mut G {
-        Arc::make_mut(&mut self.game)
+    /// Runs `rules`, a change of the game. The cache of loaded games lets go of the game first,
+    /// so it is changed in place: a copy is made only while a read of the same game still holds
+    /// it. A change that fails leaves the game as it was (every game's tests check that a refused
+    /// action changes nothing), so the game goes back to the cache at its version. A change whose
+    /// save fails is not put back: the next request reads the stored game.
+    fn change<T>(
+        &mut self,
+        svc: &Services,
+        rules: impl FnOnce(&mut G) -> Result<T, RuleError>,
+    ) -> Result<T, RuleError> {
+        svc.loaded.release(self.record.row.id, &self.game);
+        let changed = rules(Arc::make_mut(&mut self.game));
+        if changed.is_err() {
+            svc.loaded
+                .put(&self.record.row, &self.game, self.written.clone());
+        }
+        changed
     }
 }
 

@@ -267,7 +267,7 @@ pub async fn play<G: TurnGame>(
             None => ServiceError::GameOver,
         });
     }
-    let mut events = loaded.game_mut().apply(seat, &mv)?;
+    let mut events = loaded.change(svc, |game| game.apply(seat, &mv))?;
     save(svc, &mut loaded, Change::by(Some(seat), G::log_entry(&mv))).await?;
     svc.metrics
         .moves_applied
@@ -303,7 +303,7 @@ pub(super) async fn play_ai_seats<G: TurnGame>(
         };
         let budget = Duration::from_millis(AUTO_AI_TIME_MS);
         let choice = think(svc, loaded, seat, level, budget).await?;
-        events.extend(loaded.game_mut().apply(seat, &choice.chosen)?);
+        events.extend(loaded.change(svc, |game| game.apply(seat, &choice.chosen))?);
         save(
             svc,
             loaded,
@@ -408,7 +408,7 @@ pub async fn ai_move<G: TurnGame>(
     };
     let mut events = Vec::new();
     if apply {
-        events = loaded.game_mut().apply(seat, &choice.chosen)?;
+        events = loaded.change(svc, |game| game.apply(seat, &choice.chosen))?;
         save(
             svc,
             &mut loaded,
@@ -462,8 +462,8 @@ pub async fn take_back<G: TurnGame>(
         return Err(ServiceError::GameOver);
     }
     let (events, word) = match direction {
-        TakeBack::Undo => (loaded.game_mut().undo(by, &kinds)?, "undo"),
-        TakeBack::Redo => (loaded.game_mut().redo(by, &kinds)?, "redo"),
+        TakeBack::Undo => (loaded.change(svc, |game| game.undo(by, &kinds))?, "undo"),
+        TakeBack::Redo => (loaded.change(svc, |game| game.redo(by, &kinds))?, "redo"),
     };
     save(
         svc,

@@ -84,7 +84,7 @@ pub async fn join<G: TurnGame>(
     let mut events = Vec::new();
     if !kinds.contains(&SeatKind::Open) && !loaded.game.waits_for_start() && !loaded.game.started()
     {
-        events = loaded.game_mut().start(&kinds)?;
+        events = loaded.change(svc, |game| game.start(&kinds))?;
     }
     let mut change = Change::by(
         Some(seat),
@@ -168,7 +168,7 @@ pub async fn start<G: TurnGame>(
             "seat {open} is still open; a game starts when every seat is taken"
         )));
     }
-    let mut events = loaded.game_mut().start(&kinds)?;
+    let mut events = loaded.change(svc, |game| game.start(&kinds))?;
     save(
         svc,
         &mut loaded,
@@ -190,7 +190,7 @@ pub async fn end<G: TurnGame>(
     if loaded.game.result().is_some() {
         return Err(ServiceError::GameOver);
     }
-    let events = loaded.game_mut().abort();
+    let events = loaded.change(svc, |game| Ok(game.abort()))?;
     save(
         svc,
         &mut loaded,
@@ -229,7 +229,7 @@ pub async fn message<G: TurnGame>(
             loaded.record.seats.len() - 1
         )));
     }
-    let events = loaded.game_mut().message(seat, request.to, &request.text)?;
+    let events = loaded.change(svc, |game| game.message(seat, request.to, &request.text))?;
     save(
         svc,
         &mut loaded,
