@@ -12,19 +12,23 @@
 //! API, so the tests below check what serde_json makes of it: a serde_json that changed it fails
 //! them instead of writing the wrong thing.
 
+use std::sync::Arc;
+
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 /// The name by which serde_json (1.x, feature `raw_value`) tells a raw value to its serializers.
 const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
 
-/// Text that is already valid JSON; serializes to exactly that text.
+/// Text that is already valid JSON; serializes to exactly that text. The text may be shared
+/// with whoever keeps it written (an `Arc`), so an answer holding it copies nothing.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ReadyJson(String);
+pub struct ReadyJson(Arc<String>);
 
 impl ReadyJson {
     /// Wraps `text`, which must be one valid JSON value: nothing checks it (checking would cost
     /// what keeping it ready saves), so only code that writes it from parts it knows may call this.
-    pub fn trusted(text: String) -> ReadyJson {
+    pub fn trusted(text: impl Into<Arc<String>>) -> ReadyJson {
+        let text = text.into();
         debug_assert!(
             serde_json::from_str::<serde::de::IgnoredAny>(&text).is_ok(),
             "not JSON: {text}"
@@ -35,7 +39,7 @@ impl ReadyJson {
 
 impl Serialize for ReadyJson {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        as_is(&self.0, serializer)
+        as_is(self.0.as_str(), serializer)
     }
 }
 

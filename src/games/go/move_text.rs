@@ -1,67 +1,76 @@
 //! A game's move list written out, a move at a time, in the two forms requests need: the answer's
 //! JSON list of names (`["D4","pass"]`) and the store's packed string (`"BddW.."`). Written anew
 //! for every request, both grew with the game, so a move at move 300 cost more than one at the
-//! start (docs/PERFORMANCE.md, "a move late in a long game"); kept written, a request copies them.
+//! start (docs/PERFORMANCE.md, "a move late in a long game"). Kept written, a save copies the
+//! packed string into the stored state, and an answer shares the list of names (an `Arc`): the
+//! answer is written and dropped before the next move appends to it, which then needs no copy.
+
+use std::sync::Arc;
 
 use super::game::{Turn, ROOM};
 use super::stored_turn::packed_turns;
 use super::vertex::GoPlay;
 
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct MoveText {
-    /// A JSON list of the moves' names.
-    names: String,
+    /// A JSON list of the moves' names, shared with the answers that show it.
+    names: Arc<String>,
     /// The moves packed as the store keeps them, three ASCII letters a move, as a JSON string.
-    packed: String,
+    packed: Arc<String>,
 }
 
 impl Default for MoveText {
     fn default() -> Self {
         MoveText {
-            names: "[]".to_owned(),
-            packed: "\"\"".to_owned(),
+            names: Arc::new("[]".to_owned()),
+            packed: Arc::new("\"\"".to_owned()),
         }
     }
 }
 
-/// Copies with room for [`ROOM`] more moves (see `GoGame`'s `Clone`).
-impl Clone for MoveText {
-    fn clone(&self) -> Self {
-        let roomy = |text: &str, per_move: usize| {
-            let mut copy = String::with_capacity(text.len() + ROOM * per_move);
-            copy.push_str(text);
-            copy
-        };
-        MoveText {
-            // `,"Z25"` and `Byy`.
-            names: roomy(&self.names, 6),
-            packed: roomy(&self.packed, 3),
-        }
+/// `text`, to append to: as it is when nothing else holds it (the usual case: an answer that
+/// shared it is gone by the next move), else a copy of it with room for [`ROOM`] more moves of
+/// `per_move` bytes, so that the moves played on a copied game do not copy it again.
+fn unshared(text: &mut Arc<String>, per_move: usize) -> &mut String {
+    if Arc::get_mut(text).is_none() {
+        let mut copy = String::with_capacity(text.len() + ROOM * per_move);
+        copy.push_str(text);
+        *text = Arc::new(copy);
     }
+    Arc::get_mut(text).expect("unshared just now")
 }
 
 impl MoveText {
     pub fn push(&mut self, turn: Turn) {
-        self.names.pop(); // the closing bracket
-        if self.names.len() > 1 {
-            self.names.push(',');
+        // `,"Z25"` and `Byy`.
+        let names = unshared(&mut self.names, 6);
+        names.pop(); // the closing bracket
+        if names.len() > 1 {
+            names.push(',');
         }
-        self.names.push('"');
+        names.push('"');
         // A name is `A1`..`Z25` or `pass`: nothing in it needs escaping.
-        self.names.push_str(match turn.play {
+        names.push_str(match turn.play {
             GoPlay::Resign => unreachable!("a resignation is not part of the move list"),
             play => play.name(),
         });
-        self.names.push_str("\"]");
+        names.push_str("\"]");
         // Packing writes letters and dots only: nothing to escape.
-        self.packed.pop(); // the closing quote
-        self.packed.extend(packed_turns::pack(turn).map(char::from));
-        self.packed.push('"');
+        let packed = unshared(&mut self.packed, 3);
+        packed.pop(); // the closing quote
+        packed.extend(packed_turns::pack(turn).map(char::from));
+        packed.push('"');
     }
 
     /// `["D4","Q16","pass"]`.
+    #[cfg(test)]
     pub fn names(&self) -> &str {
         &self.names
+    }
+
+    /// The same list, shared (for an answer).
+    pub fn shared_names(&self) -> Arc<String> {
+        Arc::clone(&self.names)
     }
 
     /// `"BddWpp"` with its quotes: the JSON [`packed_turns`] writes for the same moves.
@@ -110,5 +119,24 @@ mod tests {
             String::from_utf8(packed.into_inner()).unwrap()
         );
         assert_eq!(text.packed(), "\"BddW..Byy\"");
+    }
+
+    #[test]
+    fn an_answer_shares_the_names_and_a_move_after_it_copies_only_while_it_is_held() {
+        let mut text = MoveText::default();
+        text.push(turns()[0]);
+        let answer = text.shared_names();
+        text.push(turns()[1]);
+        assert_eq!(*answer, r#"["D4"]"#, "the answer keeps what it was given");
+        assert_eq!(text.names(), r#"["D4","pass"]"#);
+        drop(answer);
+        let before = text.names().as_ptr();
+        text.push(turns()[2]);
+        assert_eq!(
+            text.names().as_ptr(),
+            before,
+            "appended in place, with room"
+        );
+        assert_eq!(text.names(), r#"["D4","pass","Z25"]"#);
     }
 }
