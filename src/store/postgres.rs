@@ -33,4 +33,4 @@ impl PgStore {
 
 // A change writes a new version of the row, whose cost grows with its size: a long game's state
 // goes in pieces, and a move writes only the end of it (measured in docs/PERFORMANCE.md).
-impl_sql_store!(PgStore, pieces: true);
+impl_sql_store!(PgStore, pieces: true, state_param: Json);

@@ -121,9 +121,11 @@ pub(crate) const LOAD_ATTEMPTS: usize = 8;
 
 /// Implements `GameStore` for a type with a `pool: sqlx::Pool<DB>` field. `$pieces`: whether
 /// the database keeps a growing state in pieces when asked to (see [`super::pieces`]); where a
-/// change costs the same whatever the row's size, it stores every state whole.
+/// change costs the same whatever the row's size, it stores every state whole. `$state_param`
+/// makes the parameter a state (JSON text) is bound as: `Json` for a `jsonb` column, or the
+/// text itself for a text column (`Json` would write the text out once more).
 macro_rules! impl_sql_store {
-    ($store:ty, pieces: $pieces:expr) => {
+    ($store:ty, pieces: $pieces:expr, state_param: $state_param:path) => {
         #[async_trait::async_trait]
         impl $crate::store::GameStore for $store {
             async fn ping(&self) -> StoreResult<()> {
@@ -149,7 +151,7 @@ macro_rules! impl_sql_store {
                 .bind(&game.game)
                 .bind(game.status.as_str())
                 .bind(game.turn)
-                .bind(Json(plan.tail.as_deref().unwrap_or(&*game.state)))
+                .bind($state_param(plan.tail.as_deref().unwrap_or(&*game.state)))
                 .bind(game.at)
                 .execute(&mut *tx)
                 .await
@@ -254,7 +256,7 @@ macro_rules! impl_sql_store {
                 )
                 .bind(change.status.as_str())
                 .bind(change.turn)
-                .bind(Json(plan.tail.as_deref().unwrap_or(&*change.state)))
+                .bind($state_param(plan.tail.as_deref().unwrap_or(&*change.state)))
                 .bind(change.result.as_ref().map(Json))
                 .bind(change.at)
                 .bind(change.game_id)

@@ -93,4 +93,9 @@ where
 
 // A change rewrites the row's page whatever the row's size: pieces bought nothing here and cost a
 // few microseconds a move (measured in docs/PERFORMANCE.md), so every state is stored whole.
-impl_sql_store!(SqliteStore, pieces: false);
+impl_sql_store!(SqliteStore, pieces: false, state_param: state_text);
+
+/// A state as the text column holds it: the JSON text itself.
+fn state_text(state: &serde_json::value::RawValue) -> &str {
+    state.get()
+}
