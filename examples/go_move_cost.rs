@@ -8,11 +8,13 @@
 //!
 //! It prepares `--late-games` 19×19 games between two humans to `--late-at` moves (random legal
 //! moves), then times `POST …/moves` alternately on a game in its first 10 moves and on one of the
-//! long games, `--samples` times each, so a busy machine slows both alike. The short games are as
-//! many as the long ones and taken in the same turn (a short game is replaced by a new one after
-//! 10 moves), so neither kind finds its game hotter in the caches than the other. A request is timed from
-//! sending it until its whole answer has arrived (parsing the answer is the client's work, after
-//! the clock stops). Prints the latencies
+//! long games, `--samples` times each, so a busy machine slows both alike; each kind goes first
+//! in every other pair. The short games are as many as the long ones and taken in the same turn
+//! (a short game is replaced by another after 10 moves), so neither kind finds its game hotter in
+//! the caches than the other. They are made up front, spread between the long ones, so that the
+//! rows of both kinds sit among each other's in the database (`--short-games-made` gives the
+//! older ways, for comparison). A request is timed from sending it until its whole answer has
+//! arrived (parsing the answer is the client's work, after the clock stops). Prints the latencies
 //! (median, 90th percentile, mean) of both, the ratio late ÷ early of the medians, and a 95 %
 //! bootstrap interval of the medians' difference.
 //!
@@ -48,7 +50,27 @@ struct Args {
     size: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// When the short games are made: `up-front`, all of them before timing starts, spread
+    /// between the long games, so the rows of both kinds sit among each other's; `as-needed`,
+    /// each when the one before it has had its 10 moves (the method before 2026-11-24), so the
+    /// short games are always the newest; `before-long`, all of them before the long games, so
+    /// the long games are the newest. The last two are for measuring what the newest rows gain.
+    #[arg(long, value_enum, default_value_t = Making::UpFront)]
+    short_games_made: Making,
 }
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Making {
+    UpFront,
+    AsNeeded,
+    BeforeLong,
+}
+
+/// Games the server's cache of loaded games holds (`CACHED_GAMES` in the service).
+const CACHED_GAMES: usize = 512;
+
+/// Moves a short game plays before the next one takes its place.
+const EARLY_MOVES: usize = 10;
 
 /// A game between two humans, with what the next random move needs.
 struct Game {
@@ -205,35 +227,79 @@ fn median_difference_interval(early: &Latencies, late: &Latencies, seed: u64) ->
     (differences[50], differences[1949])
 }
 
+/// The next short game: one made up front, else a new one.
+async fn next_short(spare: &mut Vec<Game>, client: &Client, args: &Args) -> Result<Game, String> {
+    match spare.pop() {
+        Some(game) => Ok(game),
+        None => Game::create(client, args).await,
+    }
+}
+
 async fn run(args: Args) -> Result<(), String> {
     let client = Client::new();
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    // Made up front, the short games are spread between the long ones, so their rows sit among
+    // theirs. Made as needed, each short game was the newest in the database: its rows at the end
+    // of every table and index, the pages there hot, which a real server's games at move 1 mostly
+    // are not (other games are made after them).
+    let short_total = args.samples.div_ceil(EARLY_MOVES) + args.late_games;
+    if !matches!(args.short_games_made, Making::AsNeeded)
+        && short_total + args.late_games > CACHED_GAMES
+    {
+        eprintln!(
+            "go_move_cost: {} games will not all fit the server's cache of {CACHED_GAMES}; \
+             the first moves of the short games made first will miss it (fewer --samples)",
+            short_total + args.late_games
+        );
+    }
+    let mut spare_short = Vec::new();
     let mut late = Vec::new();
-    for _ in 0..args.late_games {
+    if matches!(args.short_games_made, Making::BeforeLong) {
+        while spare_short.len() < short_total {
+            spare_short.push(Game::create(&client, &args).await?);
+        }
+    }
+    for made in 0..args.late_games {
+        if matches!(args.short_games_made, Making::UpFront) {
+            let due = short_total * (made + 1) / args.late_games;
+            while spare_short.len() < due {
+                spare_short.push(Game::create(&client, &args).await?);
+            }
+        }
         let mut game = Game::create(&client, &args).await?;
         while game.moves < args.late_at {
             game.play(&client, &args.base, &mut rng).await?;
         }
         late.push(game);
     }
+    spare_short.reverse();
     // As many short games as long ones, taken in turn the same way: with a single short game, the
     // early requests found their game hot in every cache and the late ones did not.
     let mut early = Vec::new();
     for _ in 0..args.late_games {
-        early.push(Game::create(&client, &args).await?);
+        early.push(next_short(&mut spare_short, &client, &args).await?);
     }
     let (mut early_moves, mut late_moves) = (Vec::new(), Vec::new());
     let (mut early_reads, mut late_reads) = (Vec::new(), Vec::new());
     for sample in 0..args.samples {
         let short = &mut early[sample % args.late_games];
-        if short.moves >= 10 {
-            *short = Game::create(&client, &args).await?;
+        if short.moves >= EARLY_MOVES {
+            *short = next_short(&mut spare_short, &client, &args).await?;
         }
-        early_moves.push(short.play(&client, &args.base, &mut rng).await?);
-        early_reads.push(short.read(&client, &args.base).await?);
         let long = &mut late[sample % args.late_games];
-        late_moves.push(long.play(&client, &args.base, &mut rng).await?);
-        late_reads.push(long.read(&client, &args.base).await?);
+        // Each kind goes first in every other sample: whatever the request before leaves behind
+        // (the client's work between requests, the server's caches) falls on both alike.
+        let pairs = [
+            (short, &mut early_moves, &mut early_reads),
+            (long, &mut late_moves, &mut late_reads),
+        ];
+        let order = if sample % 2 == 0 { [0, 1] } else { [1, 0] };
+        let mut pairs = pairs.map(Some);
+        for i in order {
+            let (game, moves, reads) = pairs[i].take().expect("each kind once");
+            moves.push(game.play(&client, &args.base, &mut rng).await?);
+            reads.push(game.read(&client, &args.base).await?);
+        }
     }
     let last = late.iter().map(|g| g.moves).max().unwrap_or(0);
     let late_label = format!("{}–{last}", args.late_at + 1);
