@@ -12,6 +12,7 @@ use utoipa::ToSchema;
 
 use super::board::{Board, Color, Illegal, Pt};
 use super::move_text::MoveText;
+use super::positions::Positions;
 use super::score::{self, Captures, Position, ScoreReport, Scoring};
 use super::stored_turn::packed_turns;
 use super::vertex::{GoPlay, Vertex};
@@ -332,13 +333,9 @@ pub struct GoGame {
     resigned: Option<Color>,
     /// Rebuilt from the fields above.
     board: Board,
-    /// Every position so far (after the setup, after each move), each once, in the order they
-    /// arose: for positional superko and the AI's tree reuse. A list, not a set: a request that
-    /// changes a game copies it when a read still holds it, and a long game's set cost more to
-    /// copy than looking a position up in the list costs (a few hundred comparisons on each stone placed, to keep
-    /// each position once, and on each move checked under superko). Loading a stored game
-    /// replays it, so those look-ups add up to a few tens of thousands there.
-    history: Vec<u64>,
+    /// Every position so far (after the setup, after each move), each once: for positional superko
+    /// and the AI's tree reuse. Loading a stored game replays it, adding each position.
+    history: Positions,
     /// The move list written out for answers and saves.
     text: MoveText,
 }
@@ -361,7 +358,7 @@ impl Clone for GoGame {
             redo: self.redo.clone(),
             resigned: self.resigned,
             board: self.board.clone(),
-            history: roomy(&self.history),
+            history: self.history.with_room(ROOM),
             text: self.text.clone(),
         }
     }
@@ -449,7 +446,7 @@ impl GoGame {
                     })?;
             }
         }
-        let history = vec![board.hash()];
+        let history = Positions::starting_at(board.hash());
         Ok(GoGame {
             options,
             setup,
@@ -508,7 +505,7 @@ impl GoGame {
     /// The hashes of every position so far ([`Board::hash`]), oldest first, each once: what the
     /// AI needs for positional superko.
     pub fn history_hashes(&self) -> &[u64] {
-        &self.history
+        self.history.in_order()
     }
 
     /// Who resigned, if anybody did.
@@ -581,7 +578,7 @@ impl GoGame {
         }
         if self.options.superko {
             let after = self.board.hash_after(color, p);
-            if after.is_some_and(|hash| self.history.contains(&hash)) {
+            if after.is_some_and(|hash| self.history.contains(hash)) {
                 return illegal(IllegalReason::Superko);
             }
         }
@@ -817,9 +814,7 @@ impl GoGame {
                     });
                 }
                 let hash = self.board.hash();
-                if !self.history.contains(&hash) {
-                    self.history.push(hash);
-                }
+                self.history.add(hash);
             }
             GoPlay::Pass => self.board.pass(),
             GoPlay::Resign => unreachable!("a resignation is not part of the move list"),
