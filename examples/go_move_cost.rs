@@ -22,6 +22,16 @@
 //! resource the move answers with: the read's late − early difference is what the answer's size
 //! costs (the move list grows with the game), so the move's difference beyond it is the server's
 //! own work on a long game.
+//!
+//! Last, the same three sample by sample ("paired"): each sample's late request less its early
+//! one, made one after the other, so a slow moment of the machine falls on both and drops out of
+//! the difference. It prints the median of those differences with a 95 % bootstrap interval, for
+//! the move, the read, and the move beyond the read (a late move's cost beyond writing and
+//! sending its longer answer).
+//!
+//! All of it twice: by the client's clock (the round trip) and by the server's own, which it
+//! sends in a `Server-Timing` header: the time from taking the request to its answer's head,
+//! without the network, the kernel and the client, whose share grows with the answer's length.
 
 use std::time::{Duration, Instant};
 
@@ -142,13 +152,13 @@ impl Game {
         points
     }
 
-    /// Plays one random legal move; returns the time of the accepted request.
+    /// Plays one random legal move; returns the times of the accepted request.
     async fn play(
         &mut self,
         client: &Client,
         base: &str,
         rng: &mut ChaCha8Rng,
-    ) -> Result<Duration, String> {
+    ) -> Result<Timed, String> {
         for point in self.empty_points(rng) {
             let started = Instant::now();
             let response = client
@@ -159,9 +169,13 @@ impl Game {
                 .await
                 .map_err(|e| e.to_string())?;
             let status = response.status();
+            let server = server_time(response.headers());
             let bytes = response.bytes().await.map_err(|e| e.to_string())?;
             // The request is done once its answer has arrived; parsing it is the client's work.
-            let elapsed = started.elapsed();
+            let elapsed = Timed {
+                round_trip: started.elapsed(),
+                server,
+            };
             let body: Value = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
             match status {
                 StatusCode::OK => {
@@ -177,8 +191,8 @@ impl Game {
         Err("no legal point left on the board".into())
     }
 
-    /// Reads the game as a spectator; returns the time until the whole answer has arrived.
-    async fn read(&self, client: &Client, base: &str) -> Result<Duration, String> {
+    /// Reads the game as a spectator; returns the times until the whole answer has arrived.
+    async fn read(&self, client: &Client, base: &str) -> Result<Timed, String> {
         let started = Instant::now();
         let response = client
             .get(format!("{base}/v1/go/games/{}", self.id))
@@ -186,8 +200,12 @@ impl Game {
             .await
             .map_err(|e| e.to_string())?;
         let status = response.status();
+        let server = server_time(response.headers());
         response.bytes().await.map_err(|e| e.to_string())?;
-        let elapsed = started.elapsed();
+        let elapsed = Timed {
+            round_trip: started.elapsed(),
+            server,
+        };
         if status != StatusCode::OK {
             return Err(format!("read: {status}"));
         }
@@ -196,6 +214,35 @@ impl Game {
 }
 
 struct Latencies(Vec<Duration>);
+
+/// One request's times: from sending it until its whole answer arrived, and the server's own
+/// (its `Server-Timing` header, which servers before 2026-11-24 do not send).
+#[derive(Clone, Copy)]
+struct Timed {
+    round_trip: Duration,
+    server: Option<Duration>,
+}
+
+/// `Server-Timing: app;dur=0.412`, in milliseconds.
+fn server_time(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
+    let ms: f64 = headers
+        .get("server-timing")?
+        .to_str()
+        .ok()?
+        .strip_prefix("app;dur=")?
+        .parse()
+        .ok()?;
+    Some(Duration::from_secs_f64(ms / 1e3))
+}
+
+/// The round trips of `timed`, or the server's times when `server` (`None` if a request lacks one).
+fn latencies(timed: &[Timed], server: bool) -> Option<Latencies> {
+    timed
+        .iter()
+        .map(|t| if server { t.server } else { Some(t.round_trip) })
+        .collect::<Option<Vec<_>>>()
+        .map(Latencies)
+}
 
 impl Latencies {
     fn ms(&self, q: f64) -> f64 {
@@ -225,6 +272,38 @@ fn median_difference_interval(early: &Latencies, late: &Latencies, seed: u64) ->
         .collect();
     differences.sort_by(f64::total_cmp);
     (differences[50], differences[1949])
+}
+
+/// Late less early, sample by sample: the two requests of a sample were made one after the
+/// other, so whatever slowed the machine then slowed both, and the difference leaves it out.
+fn paired(early: &Latencies, late: &Latencies) -> Vec<f64> {
+    early
+        .0
+        .iter()
+        .zip(&late.0)
+        .map(|(e, l)| (l.as_secs_f64() - e.as_secs_f64()) * 1e3)
+        .collect()
+}
+
+fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted[(sorted.len() - 1) / 2].midpoint(sorted[sorted.len() / 2])
+}
+
+/// The median of `differences` with a 95 % bootstrap interval (2,000 resamples), in ms.
+fn median_with_interval(differences: &[f64], seed: u64) -> (f64, f64, f64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut medians: Vec<f64> = (0..2000)
+        .map(|_| {
+            let draw: Vec<f64> = (0..differences.len())
+                .map(|_| differences[rng.gen_range(0..differences.len())])
+                .collect();
+            median(&draw)
+        })
+        .collect();
+    medians.sort_by(f64::total_cmp);
+    (median(differences), medians[50], medians[1949])
 }
 
 /// The next short game: one made up front, else a new one.
@@ -303,14 +382,41 @@ async fn run(args: Args) -> Result<(), String> {
     }
     let last = late.iter().map(|g| g.moves).max().unwrap_or(0);
     let late_label = format!("{}–{last}", args.late_at + 1);
+    let requests = [
+        ("move", &early_moves, &late_moves),
+        ("read", &early_reads, &late_reads),
+    ];
+    for (clock, server) in [
+        ("round trip (client's clock)", false),
+        ("server's own (Server-Timing)", true),
+    ] {
+        let kinds: Option<Vec<(&str, Latencies, Latencies)>> = requests
+            .iter()
+            .map(|(request, early, late)| {
+                Some((
+                    *request,
+                    latencies(early, server)?,
+                    latencies(late, server)?,
+                ))
+            })
+            .collect();
+        let Some(kinds) = kinds else {
+            println!("\n{clock}: the server sent no Server-Timing");
+            continue;
+        };
+        report(clock, &kinds, &late_label, args.seed);
+    }
+    Ok(())
+}
+
+/// The latencies of both kinds of request, their medians' differences, and the same paired,
+/// sample by sample.
+fn report(clock: &str, kinds: &[(&str, Latencies, Latencies)], late_label: &str, seed: u64) {
+    println!("\n{clock}:\n");
     println!("| request | moves | samples | median ms | p90 ms | mean ms |");
     println!("| --- | --- | ---: | ---: | ---: | ---: |");
-    let kinds = [
-        ("move", Latencies(early_moves), Latencies(late_moves)),
-        ("read", Latencies(early_reads), Latencies(late_reads)),
-    ];
-    for (request, early, late) in &kinds {
-        for (label, times) in [("1–10", early), (late_label.as_str(), late)] {
+    for (request, early, late) in kinds {
+        for (label, times) in [("1–10", early), (late_label, late)] {
             println!(
                 "| {request} | {label} | {} | {:.3} | {:.3} | {:.3} |",
                 times.0.len(),
@@ -320,8 +426,8 @@ async fn run(args: Args) -> Result<(), String> {
             );
         }
     }
-    for (request, early, late) in &kinds {
-        let (low, high) = median_difference_interval(early, late, args.seed);
+    for (request, early, late) in kinds {
+        let (low, high) = median_difference_interval(early, late, seed);
         println!(
             "{request}: late ÷ early: median {:.3}, mean {:.3}; late − early: median {:+.3} ms \
              (95 % bootstrap interval {low:+.3} to {high:+.3} ms)",
@@ -330,7 +436,30 @@ async fn run(args: Args) -> Result<(), String> {
             late.ms(0.5) - early.ms(0.5)
         );
     }
-    Ok(())
+    // Paired, sample by sample. The move's difference beyond the read's is what a late move costs
+    // beyond writing and sending its longer answer (a read pays that too).
+    let [(_, early_moves, late_moves), (_, early_reads, late_reads)] = kinds else {
+        unreachable!("a move and a read")
+    };
+    let move_pairs = paired(early_moves, late_moves);
+    let read_pairs = paired(early_reads, late_reads);
+    let beyond: Vec<f64> = move_pairs
+        .iter()
+        .zip(&read_pairs)
+        .map(|(m, r)| m - r)
+        .collect();
+    for (what, differences) in [
+        ("move", &move_pairs),
+        ("read", &read_pairs),
+        ("move beyond read", &beyond),
+    ] {
+        let (at, low, high) = median_with_interval(differences, seed);
+        println!(
+            "paired {what}: late − early, median of {} pairs {at:+.4} ms \
+             (95 % bootstrap interval {low:+.4} to {high:+.4} ms)",
+            differences.len()
+        );
+    }
 }
 
 fn main() {

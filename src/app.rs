@@ -79,6 +79,7 @@ impl Application {
                 .wrap(prometheus.clone())
                 .wrap(middleware::from_fn(http::middleware::request_id))
                 .wrap(TracingLogger::default())
+                .wrap(middleware::from_fn(http::middleware::server_timing))
                 .app_data(state.clone())
                 .configure(|cfg| http::configure(cfg, body_limit))
         })

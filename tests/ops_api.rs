@@ -13,6 +13,12 @@ async fn health_ready_metrics_and_docs() {
     assert!(health
         .header("x-request-id")
         .is_some_and(|id| id.len() >= 32));
+    let timing = health.header("server-timing").unwrap_or_default();
+    let ms: f64 = timing
+        .strip_prefix("app;dur=")
+        .and_then(|ms| ms.parse().ok())
+        .unwrap_or_else(|| panic!("Server-Timing {timing:?}"));
+    assert!((0.0..10_000.0).contains(&ms), "{timing}");
     assert_eq!(app.get("/ready").await.body["status"], "ready");
 
     let (id, tokens) = app
