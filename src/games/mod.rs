@@ -4,6 +4,8 @@
 
 pub mod go;
 pub mod gomoku;
+#[cfg(test)]
+mod growth;
 mod player_schema;
 pub mod poker;
 pub mod ready_json;

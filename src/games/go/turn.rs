@@ -80,9 +80,11 @@ pub struct GoMove {
 }
 
 /// A game of Go at the table: the rules' game and what the table adds to it.
+///
+/// Stored with the game last, so that its move list ends the text: a move changes only the last
+/// bytes of what was stored, and the store writes only the end (`STATE_GROWS_AT_END`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GoTable {
-    game: GoGame,
     /// Seat names as the creator gave them, for the SGF record's `PB` and `PW`.
     #[serde(default)]
     names: [Option<String>; 2],
@@ -92,6 +94,7 @@ pub struct GoTable {
     aborted: bool,
     #[serde(default)]
     takeback: Takeback,
+    game: GoGame,
 }
 
 /// The answer of `GET …/score`: the count, and with `estimate=true` what the playouts said.

@@ -91,15 +91,18 @@ pub struct GomokuMove {
 }
 
 /// A Gomoku game: the board and, if it came to that, who resigned or that it was ended.
+///
+/// Stored with the board last, so that its move list ends the text: a move changes only the last
+/// bytes of what was stored, and the store writes only the end (`STATE_GROWS_AT_END`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GomokuGame {
-    board: Gomoku,
     #[serde(default)]
     resigned: Option<Seat>,
     #[serde(default)]
     aborted: bool,
     #[serde(default)]
     takeback: Takeback,
+    board: Gomoku,
 }
 
 /// A stone's colour.

@@ -1,0 +1,72 @@
+//! A game whose stored state grows at its end (`TurnGame::STATE_GROWS_AT_END`) keeps that
+//! promise: a move leaves all of the stored text but its last few bytes as it was. The store
+//! relies on it. It keeps such a state in pieces and writes only those that changed, so fields
+//! stored after the move list, shifted by every move, made it rewrite a piece on some moves of
+//! a long game and not on a new game's (docs/PERFORMANCE.md, "The store rewrote a piece").
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use super::go::GoTable;
+use super::gomoku::GomokuGame;
+use super::{AiBudget, AiLevel, SeatKind, TurnGame};
+
+/// The bytes at the end of the stored text that a move may change: the quote and brackets that
+/// close the move list and the objects around it.
+const CHANGED_END: usize = 4;
+
+/// Plays up to `moves` moves of the `easy` AI for both seats; each must keep all but the last
+/// [`CHANGED_END`] bytes of the stored text. Returns the moves played.
+fn moves_change_only_the_end<G: TurnGame>(options: Value, moves: usize) -> usize {
+    assert!(G::STATE_GROWS_AT_END, "{} does not say so", G::NAME);
+    let kinds = [SeatKind::Human, SeatKind::Human];
+    let options: G::Options = serde_json::from_value(options).expect("options");
+    let mut game = G::new(&options, &kinds, 7).expect("a new game");
+    if !game.started() {
+        game.start(&kinds).expect("a full table starts");
+    }
+    let mut before = serde_json::to_string(&game).expect("the state serializes");
+    let mut played = 0;
+    while played < moves {
+        let Some(seat) = game.turn() else { break };
+        let budget = AiBudget {
+            time: Duration::from_millis(5),
+            threads: 1,
+            seed: played as u64,
+        };
+        let choice = game
+            .choose_move(seat, AiLevel::Easy, budget)
+            .expect("the AI moves");
+        game.apply(seat, &choice.chosen)
+            .expect("the AI's move is legal");
+        played += 1;
+        let after = serde_json::to_string(&game).expect("the state serializes");
+        let kept = &before[..before.len() - CHANGED_END];
+        assert!(
+            after.starts_with(kept),
+            "{} move {played} changed more than the end of the stored state:\nbefore {before}\nafter  {after}",
+            G::NAME
+        );
+        before = after;
+    }
+    played
+}
+
+#[test]
+fn a_go_move_changes_only_the_end_of_the_stored_state() {
+    let played = moves_change_only_the_end::<GoTable>(
+        json!({"size": 19, "players": [{"name": "b"}, {"name": "w"}]}),
+        320,
+    );
+    assert!(played >= 100, "only {played} moves");
+}
+
+#[test]
+fn a_gomoku_move_changes_only_the_end_of_the_stored_state() {
+    let played = moves_change_only_the_end::<GomokuGame>(
+        json!({"players": [{"name": "b"}, {"name": "w"}]}),
+        225,
+    );
+    assert!(played >= 9, "only {played} moves");
+}
