@@ -257,21 +257,29 @@ impl Latencies {
     }
 }
 
+/// `values` drawn again with replacement, as many as there are.
+fn resample<T: Copy>(values: &[T], rng: &mut ChaCha8Rng) -> Vec<T> {
+    (0..values.len())
+        .map(|_| values[rng.gen_range(0..values.len())])
+        .collect()
+}
+
+/// A 95 % bootstrap interval of `statistic`, computed 2,000 times on resampled data (`statistic`
+/// resamples what it reads with the generator it is given).
+fn bootstrap_interval(seed: u64, mut statistic: impl FnMut(&mut ChaCha8Rng) -> f64) -> (f64, f64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut values: Vec<f64> = (0..2000).map(|_| statistic(&mut rng)).collect();
+    values.sort_by(f64::total_cmp);
+    (values[50], values[1949])
+}
+
 /// A 95 % bootstrap interval of late's median less early's, in ms: both sets resampled with
 /// replacement, 2,000 times. An interval that holds 0 means the two cannot be told apart.
 fn median_difference_interval(early: &Latencies, late: &Latencies, seed: u64) -> (f64, f64) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let resampled_median = |times: &Latencies, rng: &mut ChaCha8Rng| {
-        let draw: Vec<Duration> = (0..times.0.len())
-            .map(|_| times.0[rng.gen_range(0..times.0.len())])
-            .collect();
-        Latencies(draw).ms(0.5)
-    };
-    let mut differences: Vec<f64> = (0..2000)
-        .map(|_| resampled_median(late, &mut rng) - resampled_median(early, &mut rng))
-        .collect();
-    differences.sort_by(f64::total_cmp);
-    (differences[50], differences[1949])
+    bootstrap_interval(seed, |rng| {
+        let late_median = Latencies(resample(&late.0, rng)).ms(0.5);
+        late_median - Latencies(resample(&early.0, rng)).ms(0.5)
+    })
 }
 
 /// Late less early, sample by sample: the two requests of a sample were made one after the
@@ -293,17 +301,8 @@ fn median(values: &[f64]) -> f64 {
 
 /// The median of `differences` with a 95 % bootstrap interval (2,000 resamples), in ms.
 fn median_with_interval(differences: &[f64], seed: u64) -> (f64, f64, f64) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut medians: Vec<f64> = (0..2000)
-        .map(|_| {
-            let draw: Vec<f64> = (0..differences.len())
-                .map(|_| differences[rng.gen_range(0..differences.len())])
-                .collect();
-            median(&draw)
-        })
-        .collect();
-    medians.sort_by(f64::total_cmp);
-    (median(differences), medians[50], medians[1949])
+    let (low, high) = bootstrap_interval(seed, |rng| median(&resample(differences, rng)));
+    (median(differences), low, high)
 }
 
 /// The next short game: one made up front, else a new one.
