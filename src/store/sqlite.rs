@@ -91,8 +91,9 @@ where
     }
 }
 
-// A change rewrites the row's page whatever the row's size: pieces bought nothing here and cost a
-// few microseconds a move (measured in docs/PERFORMANCE.md), so every state is stored whole.
+// A change rewrites the row's page whatever the row's size: pieces bought nothing here, before and
+// after the move list was stored last (measured in docs/PERFORMANCE.md), so every state is stored
+// whole.
 impl_sql_store!(SqliteStore, pieces: false, state_param: state_text);
 
 /// A state as the text column holds it: the JSON text itself.
