@@ -4,13 +4,12 @@
 //! stored after the move list, shifted by every move, made it rewrite a piece on some moves of
 //! a long game and not on a new game's (docs/PERFORMANCE.md, "The store rewrote a piece").
 
-use std::time::Duration;
-
 use serde_json::{json, Value};
 
 use super::go::GoTable;
 use super::gomoku::GomokuGame;
-use super::{AiBudget, AiLevel, SeatKind, TurnGame};
+use super::refusals::play_easy_move;
+use super::{SeatKind, TurnGame};
 
 /// The bytes at the end of the stored text that a move may change: the quote and brackets that
 /// close the move list and the objects around it.
@@ -30,16 +29,7 @@ fn moves_change_only_the_end<G: TurnGame>(options: Value, moves: usize) -> usize
     let mut played = 0;
     while played < moves {
         let Some(seat) = game.turn() else { break };
-        let budget = AiBudget {
-            time: Duration::from_millis(5),
-            threads: 1,
-            seed: played as u64,
-        };
-        let choice = game
-            .choose_move(seat, AiLevel::Easy, budget)
-            .expect("the AI moves");
-        game.apply(seat, &choice.chosen)
-            .expect("the AI's move is legal");
+        play_easy_move(&mut game, seat, played as u64);
         played += 1;
         let after = serde_json::to_string(&game).expect("the state serializes");
         let kept = &before[..before.len() - CHANGED_END];

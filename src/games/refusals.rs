@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use super::go::GoTable;
 use super::gomoku::GomokuGame;
 use super::uno::{Card, Color, UnoGame, DISTINCT_CARDS};
-use super::{AiBudget, AiLevel, RuleError, SeatKind, TurnGame};
+use super::{AiBudget, AiLevel, RuleError, Seat, SeatKind, TurnGame};
 
 /// All a client or the store could tell of `game`: the stored state, every view, the turn.
 fn fingerprint<G: TurnGame>(game: &G, seats: usize) -> String {
@@ -24,6 +24,20 @@ fn fingerprint<G: TurnGame>(game: &G, seats: usize) -> String {
     }
     text.push_str(&format!("{:?}", game.turn()));
     text
+}
+
+/// Plays the `easy` AI's move for `seat`, the seat to act (the move that moves these tests' games on).
+pub(super) fn play_easy_move<G: TurnGame>(game: &mut G, seat: Seat, seed: u64) {
+    let budget = AiBudget {
+        time: Duration::from_millis(5),
+        threads: 1,
+        seed,
+    };
+    let choice = game
+        .choose_move(seat, AiLevel::Easy, budget)
+        .expect("the AI moves");
+    game.apply(seat, &choice.chosen)
+        .expect("the AI's move is legal");
 }
 
 /// What the random actions did.
@@ -100,16 +114,7 @@ fn refusals_change_nothing<G: TurnGame>(
                 }
             }
             let Some(seat) = game.turn() else { break };
-            let budget = AiBudget {
-                time: Duration::from_millis(5),
-                threads: 1,
-                seed,
-            };
-            let choice = game
-                .choose_move(seat, AiLevel::Easy, budget)
-                .expect("the AI moves");
-            game.apply(seat, &choice.chosen)
-                .expect("the AI's move is legal");
+            play_easy_move(&mut game, seat, seed);
         }
     }
     assert!(
