@@ -11,6 +11,8 @@ use super::*;
 
 pub struct PgStore {
     pool: PgPool,
+    /// The same pool: PostgreSQL keeps its cache in the server, shared by every connection.
+    writer: PgPool,
 }
 
 impl PgStore {
@@ -27,7 +29,10 @@ impl PgStore {
             .run(&pool)
             .await
             .map_err(|e| StoreError::Unavailable(format!("migration failed: {e}")))?;
-        Ok(Self { pool })
+        Ok(Self {
+            writer: pool.clone(),
+            pool,
+        })
     }
 }
 

@@ -142,7 +142,7 @@ macro_rules! impl_sql_store {
 
             async fn create_game(&self, game: &NewGame) -> StoreResult<()> {
                 let plan = $crate::store::pieces::Plan::new(&game.state, &game.layout, $pieces);
-                let mut tx = self.pool.begin().await.map_err(StoreError::from_sqlx)?;
+                let mut tx = self.writer.begin().await.map_err(StoreError::from_sqlx)?;
                 sqlx::query(
                     "INSERT INTO games (id, game, status, version, turn, state, result, created_at, updated_at) \
                      VALUES ($1, $2, $3, 0, $4, $5, NULL, $6, $6)",
@@ -247,7 +247,7 @@ macro_rules! impl_sql_store {
 
             async fn commit(&self, change: &Commit) -> StoreResult<()> {
                 let plan = $crate::store::pieces::Plan::new(&change.state, &change.layout, $pieces);
-                let mut tx = self.pool.begin().await.map_err(StoreError::from_sqlx)?;
+                let mut tx = self.writer.begin().await.map_err(StoreError::from_sqlx)?;
                 // The compare-and-swap: the first write of the transaction, so SQLite takes its write
                 // lock at once and PostgreSQL's row lock makes a racing writer see the new version.
                 let swapped = sqlx::query(
@@ -473,7 +473,7 @@ macro_rules! impl_sql_store {
                 .bind(&player.name)
                 .bind(&player.key_hash)
                 .bind(player.created_at)
-                .execute(&self.pool)
+                .execute(&self.writer)
                 .await
                 .map_err(StoreError::from_sqlx)?;
                 Ok(())
@@ -518,7 +518,7 @@ macro_rules! impl_sql_store {
                 .bind(&deck.state)
                 .bind(deck.created_at)
                 .bind(deck.updated_at)
-                .execute(&self.pool)
+                .execute(&self.writer)
                 .await
                 .map_err(StoreError::from_sqlx)?;
                 Ok(())
@@ -543,7 +543,7 @@ macro_rules! impl_sql_store {
                 .bind(deck.updated_at)
                 .bind(deck.id)
                 .bind(expected_version)
-                .execute(&self.pool)
+                .execute(&self.writer)
                 .await
                 .map_err(StoreError::from_sqlx)?;
                 if swapped.rows_affected() == 1 {
