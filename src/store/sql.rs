@@ -119,7 +119,9 @@ pub(crate) use write_pieces;
 /// row and reading the pieces, before it gives up with a conflict.
 pub(crate) const LOAD_ATTEMPTS: usize = 8;
 
-/// Implements `GameStore` for a type with a `pool: sqlx::Pool<DB>` field. `$pieces`: whether
+/// Implements `GameStore` for a type with two `sqlx::Pool<DB>` fields: `pool`, for reads, and
+/// `writer`, on which every change runs (SQLite's is one connection; PostgreSQL's is the same pool
+/// as `pool`). `$pieces`: whether
 /// the database keeps a growing state in pieces when asked to (see [`super::pieces`]); where a
 /// change costs the same whatever the row's size, it stores every state whole. `$state_param`
 /// makes the parameter a state (JSON text) is bound as: `Json` for a `jsonb` column, or the
