@@ -15,7 +15,9 @@ PostgreSQL runs get a new database on --postgres (created and dropped with psql)
 server on core 0 and the client on core 1 (taskset). Prints a line a run, then for each build the
 mean with its interval, for moves and reads, and the early move's median.
 """
-import argparse, math, os, re, shutil, socket, statistics, subprocess, tempfile, time, urllib.request
+import argparse, math, os, re, shutil, socket, statistics, subprocess, tempfile
+
+from running_server import wait_until_up
 
 # Two-sided 95 % quantiles of Student's t, by degrees of freedom (1.96 beyond the table).
 T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
@@ -61,14 +63,7 @@ def one_run(parlor, client, url, seed, args):
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(base + "/health")
-                break
-            except OSError:
-                if server.poll() is not None:
-                    raise SystemExit(f"{parlor} exited ({server.returncode}) before answering")
-                time.sleep(0.1)
+        wait_until_up(base, server, parlor)
         report = subprocess.run(pin(1) + [client, "--base", base, "--samples", str(args.samples),
                                           "--late-games", str(args.late_games), "--seed", str(seed)],
                                 check=True, capture_output=True, text=True).stdout

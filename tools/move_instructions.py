@@ -18,7 +18,9 @@ kind, and, by function, what a late request costs more than an early one.
 Needs valgrind (apt-get install valgrind). The database must be empty (a fresh SQLite file is made
 when --database-url is not given).
 """
-import argparse, collections, json, os, random, re, subprocess, sys, tempfile, time, urllib.error, urllib.request
+import argparse, collections, json, os, random, re, subprocess, sys, tempfile, urllib.error, urllib.request
+
+from running_server import wait_until_up
 
 COLS = "ABCDEFGHJKLMNOPQRST"
 
@@ -124,14 +126,7 @@ def main():
                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{args.port}"
     try:
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(base + "/health")
-                break
-            except OSError:
-                if server.poll() is not None:
-                    raise SystemExit(f"the server under valgrind exited ({server.returncode}); is valgrind installed?")
-                time.sleep(0.2)
+        wait_until_up(base, server, "the server under valgrind (is valgrind installed?)", pause=0.2)
         control = lambda *a: subprocess.run(["callgrind_control", *a, str(server.pid)], check=True, capture_output=True)
         rng = random.Random(args.seed)
         long_games = [Game(base, rng) for _ in range(args.long_games)]
