@@ -11,8 +11,6 @@ use super::*;
 
 pub struct PgStore {
     pool: PgPool,
-    /// The same pool: PostgreSQL keeps its cache in the server, shared by every connection.
-    writer: PgPool,
 }
 
 impl PgStore {
@@ -29,10 +27,13 @@ impl PgStore {
             .run(&pool)
             .await
             .map_err(|e| StoreError::Unavailable(format!("migration failed: {e}")))?;
-        Ok(Self {
-            writer: pool.clone(),
-            pool,
-        })
+        Ok(Self { pool })
+    }
+
+    /// Changes run on the same pool as reads: PostgreSQL keeps its cache in the server, shared by
+    /// every connection.
+    fn writer(&self) -> &PgPool {
+        &self.pool
     }
 }
 

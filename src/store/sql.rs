@@ -119,11 +119,11 @@ pub(crate) use write_pieces;
 /// row and reading the pieces, before it gives up with a conflict.
 pub(crate) const LOAD_ATTEMPTS: usize = 8;
 
-/// Implements `GameStore` for a type with two `sqlx::Pool<DB>` fields: `pool`, for reads, and
-/// `writer`, on which every change runs (SQLite's is one connection; PostgreSQL's is the same pool
-/// as `pool`). `$pieces`: whether
-/// the database keeps a growing state in pieces when asked to (see [`super::pieces`]); where a
-/// change costs the same whatever the row's size, it stores every state whole. `$state_param`
+/// Implements `GameStore` for a type with a `pool: sqlx::Pool<DB>` field, for reads, and a
+/// `writer()` method giving the pool every change runs on (SQLite's own connection; PostgreSQL's
+/// `pool`). `$pieces`: whether the database keeps a growing state in pieces when asked to (see
+/// [`super::pieces`]); where a change costs the same whatever the row's size, it stores every
+/// state whole. `$state_param`
 /// makes the parameter a state (JSON text) is bound as: `Json` for a `jsonb` column, or the
 /// text itself for a text column (`Json` would write the text out once more).
 macro_rules! impl_sql_store {
@@ -144,7 +144,7 @@ macro_rules! impl_sql_store {
 
             async fn create_game(&self, game: &NewGame) -> StoreResult<()> {
                 let plan = $crate::store::pieces::Plan::new(&game.state, &game.layout, $pieces);
-                let mut tx = self.writer.begin().await.map_err(StoreError::from_sqlx)?;
+                let mut tx = self.writer().begin().await.map_err(StoreError::from_sqlx)?;
                 sqlx::query(
                     "INSERT INTO games (id, game, status, version, turn, state, result, created_at, updated_at) \
                      VALUES ($1, $2, $3, 0, $4, $5, NULL, $6, $6)",
@@ -249,7 +249,7 @@ macro_rules! impl_sql_store {
 
             async fn commit(&self, change: &Commit) -> StoreResult<()> {
                 let plan = $crate::store::pieces::Plan::new(&change.state, &change.layout, $pieces);
-                let mut tx = self.writer.begin().await.map_err(StoreError::from_sqlx)?;
+                let mut tx = self.writer().begin().await.map_err(StoreError::from_sqlx)?;
                 // The compare-and-swap: the first write of the transaction, so SQLite takes its write
                 // lock at once and PostgreSQL's row lock makes a racing writer see the new version.
                 let swapped = sqlx::query(
@@ -475,7 +475,7 @@ macro_rules! impl_sql_store {
                 .bind(&player.name)
                 .bind(&player.key_hash)
                 .bind(player.created_at)
-                .execute(&self.writer)
+                .execute(self.writer())
                 .await
                 .map_err(StoreError::from_sqlx)?;
                 Ok(())
@@ -520,7 +520,7 @@ macro_rules! impl_sql_store {
                 .bind(&deck.state)
                 .bind(deck.created_at)
                 .bind(deck.updated_at)
-                .execute(&self.writer)
+                .execute(self.writer())
                 .await
                 .map_err(StoreError::from_sqlx)?;
                 Ok(())
@@ -545,7 +545,7 @@ macro_rules! impl_sql_store {
                 .bind(deck.updated_at)
                 .bind(deck.id)
                 .bind(expected_version)
-                .execute(&self.writer)
+                .execute(self.writer())
                 .await
                 .map_err(StoreError::from_sqlx)?;
                 if swapped.rows_affected() == 1 {

@@ -37,6 +37,10 @@ impl SqliteStore {
         let pool = connect(options, 8).await?;
         Ok(Self { pool, writer })
     }
+
+    fn writer(&self) -> &SqlitePool {
+        &self.writer
+    }
 }
 
 /// Opens a pool of `connections`; waiting for one longer than 5 s is a 503. Two processes
