@@ -65,7 +65,8 @@ def one_run(parlor, client, url, seed, args):
     try:
         wait_until_up(base, server, parlor)
         report = subprocess.run(pin(1) + [client, "--base", base, "--samples", str(args.samples),
-                                          "--late-games", str(args.late_games), "--seed", str(seed)],
+                                          "--late-games", str(args.late_games), "--late-at", str(args.late_at),
+                                          "--seed", str(seed)],
                                 check=True, capture_output=True, text=True).stdout
     finally:
         server.terminate()
@@ -81,6 +82,7 @@ def main():
     ap.add_argument("--seeds", type=seeds, default=seeds("1001-1012"), help="e.g. 1001-1012 or 5,7,9")
     ap.add_argument("--samples", type=int, default=3000)
     ap.add_argument("--late-games", type=int, default=30)
+    ap.add_argument("--late-at", type=int, default=300, help="the long games' moves before timing starts")
     ap.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
     ap.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432/test",
                     help="where the fresh PostgreSQL databases are made")
@@ -117,6 +119,9 @@ def main():
     print(f"\nserver's own late − early, paired; mean over runs (95 % t-interval), {args.database}:")
     for label, runs in results.items():
         for i, what in enumerate(["move", "read"]):
+            if len(runs) < 2:
+                print(f"{label} {what}: {runs[0][i]:+.1f} µs, one run (an interval needs two or more)")
+                continue
             m, low, high = mean_interval([r[i] for r in runs])
             print(f"{label} {what}: {m:+.1f} µs ({low:+.1f} to {high:+.1f}), {len(runs)} runs")
         print(f"{label} early move: median of runs {statistics.median(r[2] for r in runs):.3f} ms")
