@@ -49,9 +49,8 @@ def server_clock(report):
 
 
 def mean_interval(xs):
+    """The mean of two or more runs with its 95 % t-interval."""
     m = statistics.mean(xs)
-    if len(xs) < 2:
-        return m, math.nan, math.nan
     half = (T95[len(xs) - 2] if len(xs) - 2 < len(T95) else 1.96) * statistics.stdev(xs) / math.sqrt(len(xs))
     return m, m - half, m + half
 

@@ -4,8 +4,9 @@
 Takes a copy of a database that `examples/go_move_cost` has filled (its long games at 300 moves,
 its short ones at up to 10), and commits moves on it the way the store commits one: an `UPDATE
 games` of the row with its version check and the state one move longer, and an `INSERT INTO
-moves` (the statements of `commit` in src/store/sql.rs; keep the two alike). It alternates a short and a long game, one pair after another, each kind first in every
-other pair, as go_move_cost does. After each commit it reads the frames the write-ahead log
+moves` (the statements of `commit` in src/store/sql.rs; keep the two alike). It alternates a
+short and a long game, one pair after another, each kind first in every other pair, as
+go_move_cost does. After each commit it reads the frames the write-ahead log
 gained and names the table or index each page belongs to (SQLite's `dbstat`).
 
 Prints the median commit time of each kind, the median of the paired differences, and the frames
@@ -43,10 +44,10 @@ def main():
 
     with tempfile.TemporaryDirectory() as scratch:
         db = os.path.join(scratch, "copy.sqlite")
+        shutil.copy(args.database, db)
         # The log too: a server stopped without a checkpoint leaves committed pages only there.
-        for suffix in ("", "-wal"):
-            if suffix == "" or os.path.exists(args.database + suffix):
-                shutil.copy(args.database + suffix, db + suffix)
+        if os.path.exists(args.database + "-wal"):
+            shutil.copy(args.database + "-wal", db + "-wal")
         conn = sqlite3.connect(db, isolation_level=None)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute(f"PRAGMA synchronous={args.synchronous}")
