@@ -69,7 +69,7 @@ fn change(game: &NewGame, expected_version: i64, mv: &str) -> Commit {
         game_id: game.id,
         game: game.game.clone(),
         expected_version,
-        status: GameStatus::Active,
+        status: None,
         turn: Some(1),
         state: stored(json!({"moves": [mv]})),
         layout: Layout::Whole,
@@ -130,6 +130,8 @@ async fn contract(db: Db) {
     ));
     let after = store.load_game(game.id, None).await.unwrap().unwrap();
     assert_eq!(after.row.version, 1);
+    // A change that names no status keeps the stored one.
+    assert_eq!(after.row.status, GameStatus::Active);
     assert_eq!(
         parsed(&after.row.state.as_ref().unwrap().0),
         json!({"moves": ["h8"]})
@@ -170,7 +172,7 @@ async fn contract(db: Db) {
 
     // A finishing commit moves the score in the same transaction.
     let mut finish = change(&game, 1, "i8");
-    finish.status = GameStatus::Finished;
+    finish.status = Some(GameStatus::Finished);
     finish.turn = None;
     finish.result = Some(json!({"winners": [0], "reason": "five_in_row", "summary": ""}));
     finish.scores.push(ScoreChange {
@@ -259,7 +261,7 @@ async fn leaderboard_order(store: &dyn GameStore, first: &str) {
         let game = new_game(name);
         store.create_game(&game).await.unwrap();
         let mut end = change(&game, 0, "h8");
-        end.status = GameStatus::Finished;
+        end.status = Some(GameStatus::Finished);
         end.turn = None;
         end.scores.push(ScoreChange {
             name: name.clone(),

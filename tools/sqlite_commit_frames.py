@@ -3,11 +3,11 @@
 
 Takes a copy of a database that `examples/go_move_cost` has filled (its long games at 300 moves,
 its short ones at up to 10), and commits moves on it the way the store commits one: an `UPDATE
-games` of the row with its version check and the state one move longer, and an `INSERT INTO
-moves` (the statements of `commit` in src/store/sql.rs; keep the two alike). It alternates a
-short and a long game, one pair after another, each kind first in every other pair, as
-go_move_cost does. After each commit it reads the frames the write-ahead log
-gained and names the table or index each page belongs to (SQLite's `dbstat`).
+games` of the row with its version check and the state one move longer (the status, which a move
+keeps, left out), and an `INSERT INTO moves` (the statements of `commit` in src/store/sql.rs;
+keep the two alike). It alternates a short and a long game, one pair after another, each kind
+first in every other pair, as go_move_cost does. After each commit it reads the frames the
+write-ahead log gained and names the table or index each page belongs to (SQLite's `dbstat`).
 
 Prints the median commit time of each kind, the median of the paired differences, and the frames
 per commit by table and index. Frames are what the commit's `fsync` has to write: 4 KiB each.
@@ -81,7 +81,7 @@ def main():
             start = time.perf_counter_ns()
             conn.execute("BEGIN")
             swapped = conn.execute(
-                "UPDATE games SET status = 'active', turn = ?, state = ?, result = NULL, "
+                "UPDATE games SET turn = ?, state = ?, result = NULL, "
                 "updated_at = ?, version = version + 1 WHERE id = ? AND version = ?",
                 (version % 2, state, "2026-01-01T00:00:00+00:00", id, version))
             assert swapped.rowcount == 1, "the version moved: is the server still running?"

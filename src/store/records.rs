@@ -119,7 +119,8 @@ pub struct Commit {
     pub game_id: Uuid,
     pub game: String,
     pub expected_version: i64,
-    pub status: GameStatus,
+    /// The status the change moves the game to; `None` when it keeps the one stored.
+    pub status: Option<GameStatus>,
     pub turn: Option<i32>,
     pub state: StoredState,
     pub layout: Layout,

@@ -252,20 +252,28 @@ macro_rules! impl_sql_store {
                 let mut tx = self.writer().begin().await.map_err(StoreError::from_sqlx)?;
                 // The compare-and-swap: the first write of the transaction, so SQLite takes its write
                 // lock at once and PostgreSQL's row lock makes a racing writer see the new version.
-                let swapped = sqlx::query(
-                    "UPDATE games SET status = $1, turn = $2, state = $3, result = $4, updated_at = $5, \
-                     version = version + 1 WHERE id = $6 AND version = $7",
-                )
-                .bind(change.status.as_str())
+                // A status the change keeps is left out: SQLite rewrites an index entry whenever its
+                // column is set, even to the same value, one more page in the log of every move.
+                let mut update = sqlx::query(if change.status.is_some() {
+                    "UPDATE games SET turn = $1, state = $2, result = $3, updated_at = $4, \
+                     status = $5, version = version + 1 WHERE id = $6 AND version = $7"
+                } else {
+                    "UPDATE games SET turn = $1, state = $2, result = $3, updated_at = $4, \
+                     version = version + 1 WHERE id = $5 AND version = $6"
+                })
                 .bind(change.turn)
                 .bind($state_param(plan.tail.as_deref().unwrap_or(&*change.state)))
                 .bind(change.result.as_ref().map(Json))
-                .bind(change.at)
-                .bind(change.game_id)
-                .bind(change.expected_version)
-                .execute(&mut *tx)
-                .await
-                .map_err(StoreError::from_sqlx)?;
+                .bind(change.at);
+                if let Some(status) = change.status {
+                    update = update.bind(status.as_str());
+                }
+                let swapped = update
+                    .bind(change.game_id)
+                    .bind(change.expected_version)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(StoreError::from_sqlx)?;
                 if swapped.rows_affected() != 1 {
                     return Err(StoreError::Conflict);
                 }

@@ -322,7 +322,7 @@ async fn save<G: TurnGame>(
         game_id: row.id,
         game: row.game.clone(),
         expected_version: record.row.version,
-        status: row.status,
+        status: (row.status != record.row.status).then_some(row.status),
         turn: row.turn,
         state: state_json(&*loaded.game)?,
         layout: layout::<G>(svc, loaded.written.take()),
