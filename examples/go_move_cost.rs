@@ -13,7 +13,9 @@
 //! (a short game is replaced by another after 10 moves), so neither kind finds its game hotter in
 //! the caches than the other. They are made up front, spread between the long ones, so that the
 //! rows of both kinds sit among each other's in the database (`--short-games-made` gives the
-//! older ways, for comparison). A request is timed from sending it until its whole answer has
+//! older ways, for comparison). The long games are played to `--late-at` one after another, each
+//! while it is the newest game, unless `--long-games-played in-turn` plays them a move each in
+//! turn. A seat with no legal point left passes. A request is timed from sending it until its whole answer has
 //! arrived (parsing the answer is the client's work, after the clock stops). Prints the latencies
 //! (median, 90th percentile, mean) of both, the ratio late ÷ early of the medians, and a 95 %
 //! bootstrap interval of the medians' difference.
@@ -67,6 +69,18 @@ struct Args {
     /// the long games are the newest. The last two are for measuring what the newest rows gain.
     #[arg(long, value_enum, default_value_t = Making::UpFront)]
     short_games_made: Making,
+    /// How the long games reach `--late-at`: `one-after-another`, each played to the end before
+    /// the next is made, so each plays while it is the newest game (its move log appended at the
+    /// end of the log's index); `in-turn`, all made first and then played a move each in turn, as
+    /// games a server plays at the same time are.
+    #[arg(long, value_enum, default_value_t = Playing::OneAfterAnother)]
+    long_games_played: Playing,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Playing {
+    OneAfterAnother,
+    InTurn,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -152,14 +166,19 @@ impl Game {
         points
     }
 
-    /// Plays one random legal move; returns the times of the accepted request.
+    /// Plays one random legal move; returns the times of the accepted request. A seat with no
+    /// legal point left passes (random play fills a crowded board until only suicides remain).
     async fn play(
         &mut self,
         client: &Client,
         base: &str,
         rng: &mut ChaCha8Rng,
     ) -> Result<Timed, String> {
-        for point in self.empty_points(rng) {
+        let candidates = self
+            .empty_points(rng)
+            .into_iter()
+            .chain(["pass".to_string()]);
+        for point in candidates {
             let started = Instant::now();
             let response = client
                 .post(format!("{base}/v1/go/games/{}/moves", self.id))
@@ -188,7 +207,7 @@ impl Game {
                 other => return Err(format!("move {point}: {other}: {body}")),
             }
         }
-        Err("no legal point left on the board".into())
+        Err("the server refused even a pass".into())
     }
 
     /// Reads the game as a spectator; returns the times until the whole answer has arrived.
@@ -345,10 +364,17 @@ async fn run(args: Args) -> Result<(), String> {
             }
         }
         let mut game = Game::create(&client, &args).await?;
-        while game.moves < args.late_at {
-            game.play(&client, &args.base, &mut rng).await?;
+        if matches!(args.long_games_played, Playing::OneAfterAnother) {
+            while game.moves < args.late_at {
+                game.play(&client, &args.base, &mut rng).await?;
+            }
         }
         late.push(game);
+    }
+    for _ in 0..args.late_at {
+        for game in late.iter_mut().filter(|g| g.moves < args.late_at) {
+            game.play(&client, &args.base, &mut rng).await?;
+        }
     }
     spare_short.reverse();
     // As many short games as long ones, taken in turn the same way: with a single short game, the

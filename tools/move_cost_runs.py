@@ -12,7 +12,8 @@ database differs from the next by several microseconds.
 Each --parlor (a label=path, default: the release build) is run once a seed, in turn, so a slow
 spell of the machine falls on every build alike. SQLite runs get a new file in a temp directory;
 PostgreSQL runs get a new database on --postgres (created and dropped with psql). --pin puts the
-server on core 0 and the client on core 1 (taskset). Prints a line a run, then for each build the
+server on core 0 and the client on core 1 (taskset). --long-games-played in-turn plays the long
+games a move each in turn instead of one after another. Prints a line a run, then for each build the
 mean with its interval, for moves and reads, and the early move's median.
 """
 import argparse, math, os, re, shutil, socket, statistics, subprocess, tempfile
@@ -65,7 +66,7 @@ def one_run(parlor, client, url, seed, args):
         wait_until_up(base, server, parlor)
         report = subprocess.run(pin(1) + [client, "--base", base, "--samples", str(args.samples),
                                           "--late-games", str(args.late_games), "--late-at", str(args.late_at),
-                                          "--seed", str(seed)],
+                                          "--seed", str(seed), "--long-games-played", args.long_games_played],
                                 check=True, capture_output=True, text=True).stdout
     finally:
         server.terminate()
@@ -82,6 +83,8 @@ def main():
     ap.add_argument("--samples", type=int, default=3000)
     ap.add_argument("--late-games", type=int, default=30)
     ap.add_argument("--late-at", type=int, default=300, help="the long games' moves before timing starts")
+    ap.add_argument("--long-games-played", choices=["one-after-another", "in-turn"], default="one-after-another",
+                    help="each long game played to --late-at before the next is made, or all a move each in turn")
     ap.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
     ap.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432/test",
                     help="where the fresh PostgreSQL databases are made")
