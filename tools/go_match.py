@@ -5,9 +5,9 @@ Usage (from the repo root):
     cargo build --release --example go_gtp
     python3 tools/go_match.py --games 40 --size 9 --komi 7 --time 1.0
 
-Our side is `target/release/examples/go_gtp` (override with --ours "command ..."); the opponent is
-`gnugo --mode gtp --level 10 --chinese-rules` (installed with apt-get when missing). Colours
-alternate (game 0: we are Black). Games end with two passes, a resignation or a move cap; the
+Our side is `target/release/examples/go_gtp` (under $CARGO_TARGET_DIR when set; override with
+--ours "command ..."); the opponent is `gnugo --mode gtp --level 10 --chinese-rules` (installed
+with apt-get when missing). Colours alternate (game 0: we are Black). Games end with two passes, a resignation or a move cap; the
 result is GNU Go's `final_score` under Chinese (area) rules. Standard library only.
 """
 
@@ -169,6 +169,8 @@ def main():
     args = ap.parse_args()
 
     gnugo = find_gnugo()
+    # The example as `cargo build --release --example go_gtp` leaves it (CARGO_TARGET_DIR honoured).
+    go_gtp = os.path.join(os.environ.get("CARGO_TARGET_DIR", "target"), "release", "examples", "go_gtp")
     gnugo_cmd = args.opponent or f"{gnugo} --mode gtp --level {args.gnugo_level} --chinese-rules"
     scorer_cmd = f"{gnugo} --mode gtp --level 1 --chinese-rules"
     max_moves = args.max_moves or 3 * args.size * args.size
@@ -182,8 +184,7 @@ def main():
     for game in range(args.games):
         ours_black = game % 2 == 0
         ours_cmd = (args.ours or (
-            "target/release/examples/go_gtp --level {level} --time {time} "
-            "--threads {threads} --seed {seed}"
+            shlex.quote(go_gtp) + " --level {level} --time {time} --threads {threads} --seed {seed}"
         )).format(level=args.level, time=args.time, threads=args.threads, seed=game + 1)
         ours = Gtp(ours_cmd)
         opponent = Gtp(gnugo_cmd)
