@@ -15,10 +15,10 @@
 //! rows of both kinds sit among each other's in the database (`--short-games-made` gives the
 //! older ways, for comparison). The long games are played to `--late-at` one after another, each
 //! while it is the newest game, unless `--long-games-played in-turn` plays them a move each in
-//! turn. A seat with no legal point left passes. A request is timed from sending it until its whole answer has
-//! arrived (parsing the answer is the client's work, after the clock stops). Prints the latencies
-//! (median, 90th percentile, mean) of both, the ratio late ÷ early of the medians, and a 95 %
-//! bootstrap interval of the medians' difference.
+//! turn. A seat with no legal point left passes. A request is timed from sending it until its
+//! whole answer has arrived (parsing the answer is the client's work, after the clock stops).
+//! Prints the latencies (median, 90th percentile, mean) of both, the ratio late ÷ early of the
+//! medians, and a 95 % bootstrap interval of the medians' difference.
 //!
 //! After each timed move it also times a read (`GET` of the same game), whose answer is the same
 //! resource the move answers with: the read's late − early difference is what the answer's size
@@ -371,9 +371,11 @@ async fn run(args: Args) -> Result<(), String> {
         }
         late.push(game);
     }
-    for _ in 0..args.late_at {
-        for game in late.iter_mut().filter(|g| g.moves < args.late_at) {
-            game.play(&client, &args.base, &mut rng).await?;
+    if matches!(args.long_games_played, Playing::InTurn) {
+        for _ in 0..args.late_at {
+            for game in &mut late {
+                game.play(&client, &args.base, &mut rng).await?;
+            }
         }
     }
     spare_short.reverse();

@@ -7,8 +7,9 @@ Usage (from the repo root):
 
 Our side is `target/release/examples/go_gtp` (under $CARGO_TARGET_DIR when set; override with
 --ours "command ..."); the opponent is `gnugo --mode gtp --level 10 --chinese-rules` (installed
-with apt-get when missing). Colours alternate (game 0: we are Black). Games end with two passes, a resignation or a move cap; the
-result is GNU Go's `final_score` under Chinese (area) rules. Standard library only.
+with apt-get when missing). Colours alternate (game 0: we are Black). Games end with two passes,
+a resignation or a move cap; the result is GNU Go's `final_score` under Chinese (area) rules.
+Standard library only.
 """
 
 import argparse

@@ -13,8 +13,8 @@ Each --parlor (a label=path, default: the release build) is run once a seed, in 
 spell of the machine falls on every build alike. SQLite runs get a new file in a temp directory;
 PostgreSQL runs get a new database on --postgres (created and dropped with psql). --pin puts the
 server on core 0 and the client on core 1 (taskset). --long-games-played in-turn plays the long
-games a move each in turn instead of one after another. Prints a line a run, then for each build the
-mean with its interval, for moves and reads, and the early move's median.
+games a move each in turn instead of one after another. Prints a line a run, then for each build
+the mean with its interval, for moves and reads, and the early move's median.
 """
 import argparse, math, os, re, shutil, socket, statistics, subprocess, tempfile
 
