@@ -31,12 +31,24 @@ impl std::ops::Deref for AppState {
     }
 }
 
+/// Why the server did not start. Each says, in one line, what could not be done: `main` prints it
+/// as is. None quotes the `DATABASE_URL` (it may hold a password), only [`store::describe`].
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
-    #[error("cannot open the database: {0}")]
-    Store(#[from] StoreError),
-    #[error("cannot listen: {0}")]
+    #[error("cannot listen on {address}: {}", plain_io(.source))]
+    Listen {
+        address: String,
+        source: std::io::Error,
+    },
+    #[error("cannot open the database ({database}): {}", plain_store(.source))]
+    Store {
+        database: String,
+        source: StoreError,
+    },
+    #[error("cannot start the server: {}", plain_io(.0))]
     Io(#[from] std::io::Error),
+    #[error("{0}")]
+    Config(String),
 }
 
 pub struct Application {
@@ -44,15 +56,85 @@ pub struct Application {
     address: std::net::SocketAddr,
 }
 
+/// An I/O error as words: `address already in use`, without std's ` (os error 98)`.
+pub fn plain_io(err: &std::io::Error) -> String {
+    let text = err.to_string();
+    let text = match text.rfind(" (os error ") {
+        Some(at) if text.ends_with(')') => &text[..at],
+        _ => &text,
+    };
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// A store error without the wrapping ("the database is unavailable", "error returned from
+/// database") that "cannot open the database" already says.
+fn plain_store(err: &StoreError) -> String {
+    match err {
+        // At start-up the pool keeps trying a refused connection until its timeout.
+        StoreError::Unavailable(why) if why.starts_with("pool timed out") => {
+            "no connection before the timeout (is the database running and reachable?)".into()
+        }
+        StoreError::Unavailable(why) => why.clone(),
+        StoreError::Database(sqlx::Error::Database(db)) => db.message().to_owned(),
+        StoreError::Database(other) => other.to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// `host:port`, with brackets around an IPv6 address.
+fn host_port(host: &str, port: u16) -> String {
+    if host.contains(':') && !host.starts_with('[') {
+        format!("[{host}]:{port}")
+    } else {
+        format!("{host}:{port}")
+    }
+}
+
 impl Application {
+    /// Binds the port first, then opens the database (running its migrations): a port that is
+    /// taken stops the start before the database is touched.
     pub async fn build(config: Config) -> Result<Self, StartError> {
-        let store = store::connect(&config.database_url).await?;
-        Self::with_store(config, store)
+        // Settings first: a mistake in them should not wait for a database.
+        http::middleware::cors(&config.cors_origins).map_err(StartError::Config)?;
+        let listener = Self::listen(&config)?;
+        let database = store::describe(&config.database_url);
+        tracing::info!(
+            address = %listener.local_addr()?,
+            %database,
+            "port bound; opening the database"
+        );
+        let store = store::connect(&config.database_url)
+            .await
+            .map_err(|source| StartError::Store { database, source })?;
+        Self::on_listener(config, listener, store)
     }
 
     /// Starts on an already opened store (tests share one between two servers, for instance).
     pub fn with_store(config: Config, store: Arc<dyn GameStore>) -> Result<Self, StartError> {
-        let listener = TcpListener::bind((config.host.as_str(), config.port))?;
+        let listener = Self::listen(&config)?;
+        Self::on_listener(config, listener, store)
+    }
+
+    /// Binds `config.host:config.port` (port 0: a free one).
+    pub fn listen(config: &Config) -> Result<TcpListener, StartError> {
+        TcpListener::bind((config.host.as_str(), config.port)).map_err(|source| {
+            StartError::Listen {
+                address: host_port(&config.host, config.port),
+                source,
+            }
+        })
+    }
+
+    /// Starts serving on a port [`Application::listen`] bound, with an opened store.
+    pub fn on_listener(
+        config: Config,
+        listener: TcpListener,
+        store: Arc<dyn GameStore>,
+    ) -> Result<Self, StartError> {
         let address = listener.local_addr()?;
         let metrics = Metrics::new();
         let state = web::Data::new(AppState {
@@ -72,14 +154,26 @@ impl Application {
             .build()
             .map_err(|e| std::io::Error::other(e.to_string()))?;
         let body_limit = config.body_limit;
+        let body_timeout = std::time::Duration::from_secs(config.body_timeout.max(1));
+        // Checked here, built per worker (the middleware is not `Clone`).
+        http::middleware::cors(&config.cors_origins).map_err(StartError::Config)?;
+        let cors_origins = config.cors_origins.clone();
         let server = HttpServer::new(move || {
+            let cors = http::middleware::cors(&cors_origins).ok().flatten();
             App::new()
+                .wrap(middleware::from_fn(move |req, next| {
+                    http::middleware::body_deadline(req, next, body_timeout, body_limit)
+                }))
                 .wrap(middleware::from_fn(http::middleware::problems_everywhere))
                 .wrap(middleware::from_fn(http::middleware::catch_panics))
                 .wrap(prometheus.clone())
                 .wrap(middleware::from_fn(http::middleware::request_id))
                 .wrap(TracingLogger::default())
                 .wrap(middleware::from_fn(http::middleware::server_timing))
+                .wrap(middleware::Condition::new(
+                    cors.is_some(),
+                    cors.unwrap_or_default(),
+                ))
                 .app_data(state.clone())
                 .configure(|cfg| http::configure(cfg, body_limit))
         })

@@ -33,6 +33,14 @@ pub struct Config {
     /// Log format: `text` or `json`.
     #[arg(long, env = "PARLOR_LOG_FORMAT", default_value = "text")]
     pub log_format: String,
+    /// Origins whose pages may call the API: `*` (any), a comma-separated list of origins
+    /// (`https://a.example,http://localhost:3000`), or `none` (no CORS headers at all).
+    #[arg(long, env = "PARLOR_CORS_ORIGINS", default_value = "*")]
+    pub cors_origins: String,
+    /// Seconds a request's body may take to arrive before the answer is 408 and the connection
+    /// closes.
+    #[arg(long, env = "PARLOR_BODY_TIMEOUT", default_value_t = 10)]
+    pub body_timeout: u64,
 }
 
 impl Default for Config {
@@ -47,6 +55,8 @@ impl Default for Config {
             ai_rate_per_minute: None,
             workers: None,
             log_format: "text".into(),
+            cors_origins: "*".into(),
+            body_timeout: 10,
         }
     }
 }

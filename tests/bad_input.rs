@@ -217,7 +217,89 @@ async fn hostile_bodies_are_refused_cleanly(app: TestApp) {
     }
 }
 
+/// POSTs `body` as it is written (a `serde_json::Value` cannot hold a key twice), with a token.
+async fn post_text(app: &TestApp, path: &str, body: &str, token: Option<&str>) -> common::Reply {
+    let mut request = app
+        .client
+        .post(app.url(path))
+        .header("content-type", "application/json")
+        .body(body.to_owned());
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    common::Reply::from(request.send().await.expect("request sent")).await
+}
+
+async fn duplicate_keys_are_400(app: TestApp) {
+    let (id, tokens) = app
+        .create_gomoku(json!({"players": [{"name": "a"}, {"name": "b"}]}))
+        .await;
+    let black = tokens[0].as_deref();
+    let moves = format!("/v1/gomoku/games/{id}/moves");
+    // Once a 400, not the last one played.
+    let r = post_text(&app, &moves, r#"{"move": "h8", "move": "a1"}"#, black).await;
+    r.assert_problem(400, "invalid_request");
+    let detail = r.body["detail"].as_str().unwrap();
+    assert!(
+        detail.contains(r#"duplicate key "move" in the JSON body"#),
+        "{detail}"
+    );
+    let game = app.get(&format!("/v1/gomoku/games/{id}")).await.body;
+    assert_eq!(game["version"], 0, "nothing was played");
+    // At any depth: a seat inside the players array of a create.
+    post_text(
+        &app,
+        "/v1/gomoku/games",
+        r#"{"players": [{"name": "a", "name": "b"}, {"name": "c"}]}"#,
+        None,
+    )
+    .await
+    .assert_problem(400, "invalid_request");
+    // Poker: a body wrapped in `Object` and an optional body (`optional_json`).
+    for (path, body) in [
+        (
+            "/v1/poker/evaluate",
+            r#"{"cards": ["AS", "KS", "QS", "JS", "TS"], "cards": ["2C", "3D", "4H", "5S", "7C"]}"#,
+        ),
+        (
+            "/v1/poker/deal",
+            r#"{"players": 2, "seed": 1, "players": 3}"#,
+        ),
+        ("/v1/poker/decks", r#"{"seed": 1, "seed": 2}"#),
+        ("/v1/players", r#"{"name": "dup", "name": "dup2"}"#),
+    ] {
+        let r = post_text(&app, path, body, None).await;
+        r.assert_problem(400, "invalid_request");
+        assert!(
+            r.body["detail"].as_str().unwrap().contains("duplicate key"),
+            "{path}: {}",
+            r.text
+        );
+    }
+    let deck = app
+        .post("/v1/poker/decks", json!({"seed": 1}))
+        .await
+        .expect(201);
+    let draw = format!("/v1/poker/decks/{}/draw", deck.body["id"].as_str().unwrap());
+    post_text(&app, &draw, r#"{"count": 1, "count": 2}"#, None)
+        .await
+        .assert_problem(400, "invalid_request");
+    // The same key in two different objects is fine.
+    post_text(
+        &app,
+        "/v1/gomoku/games",
+        r#"{"players": [{"name": "a"}, {"name": "c"}]}"#,
+        None,
+    )
+    .await
+    .expect(201);
+    post_text(&app, &moves, r#"{"move": "h8"}"#, black)
+        .await
+        .expect(200);
+}
+
 on_both_stores!(
+    duplicate_keys_are_400,
     hostile_bodies_are_refused_cleanly,
     malformed_bodies_are_400,
     out_of_range_values_are_422,

@@ -248,6 +248,10 @@ async fn two_passes_end_and_the_score_route_counts(app: TestApp) {
     let dead = app.get(&format!("/v1/go/games/{id}/score?dead=c3")).await;
     assert_eq!(dead.body["result"], "W+7.5", "{}", dead.text);
     assert_eq!(dead.body["ownership"][2], ".....");
+    // `dead=` (an empty form field) is no dead stones: the plain count.
+    let none = app.get(&format!("/v1/go/games/{id}/score?dead=")).await;
+    assert_eq!(none.status, 200, "{}", none.text);
+    assert_eq!(none.body, score.body);
     let bad = app
         .get(&format!("/v1/go/games/{id}/score?dead=C3,A1"))
         .await;
@@ -348,8 +352,14 @@ async fn sgf_exports_and_imports(app: TestApp) {
     assert_eq!(imported["status"], "active");
     assert_eq!(imported["turn"], 0);
     let again = app.get(&format!("/v1/go/games/{copy}/sgf")).await.text;
+    // PB and PW are the seats' names as the game shows them: the AI seat is "AI".
+    let seats = &imported["seats"];
+    assert_eq!(seats[1]["name"], "AI", "{imported}");
     assert!(
-        again.contains("PB[carol]") && again.contains("PW[Parlor AI (easy)]"),
+        again.contains(&format!("PB[{}]", seats[0]["name"].as_str().unwrap()))
+            && again.contains("PB[carol]")
+            && again.contains("PW[AI]")
+            && !again.contains("Parlor AI"),
         "{again}"
     );
 }
@@ -439,7 +449,7 @@ async fn the_ai_moves_with_an_analysis(app: TestApp) {
     let win_rate = analysis["win_rate"].as_f64().unwrap();
     assert!((0.0..=1.0).contains(&win_rate), "{analysis}");
     assert!(analysis["playouts"].as_u64().unwrap() > 0, "{analysis}");
-    let pv = analysis["pv"].as_array().unwrap();
+    let pv = analysis["principal_variation"].as_array().unwrap();
     assert_eq!(
         pv[0].as_str(),
         Some(chosen.as_str()),

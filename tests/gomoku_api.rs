@@ -26,7 +26,7 @@ async fn black_wins_and_scores_move(app: TestApp) {
         created.header("location"),
         Some(format!("/v1/gomoku/games/{id}").as_str())
     );
-    assert_eq!(created.header("etag"), Some("\"0\""));
+    assert_eq!(created.header("etag"), Some("\"0-seat-0\""));
     assert_eq!(created.body["status"], "active");
     assert_eq!(created.body["turn"], 0);
     assert_eq!(created.body["state"]["size"], 15);
@@ -314,7 +314,7 @@ async fn versions_etags_and_races(app: TestApp) {
         )
         .await;
     assert_eq!(fresh.status, 200);
-    assert_eq!(fresh.header("etag"), Some("\"1\""));
+    assert_eq!(fresh.header("etag"), Some("\"1-seat-0\""));
     let changed = app
         .send(
             Method::GET,

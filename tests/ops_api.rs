@@ -1,6 +1,12 @@
-//! Operations routes, the generated documentation, and scores surviving a restart.
+//! Operations routes, the generated documentation, scores surviving a restart, CORS and slow
+//! bodies; the start-up and Docker checks (`ops/startup.rs`) and the README's walkthroughs run as
+//! printed (`ops/readme.rs`) share this test binary.
 
 mod common;
+#[path = "ops/readme.rs"]
+mod readme;
+#[path = "ops/startup.rs"]
+mod startup;
 
 use common::{Db, TestApp};
 use serde_json::json;
@@ -155,4 +161,212 @@ async fn ai_rate_limit_is_off_by_default() {
             r.text
         );
     }
+}
+
+/// Every documented route, with its path parameters filled in, and its methods.
+async fn documented_routes(app: &TestApp) -> Vec<(String, String)> {
+    let doc = app.get("/openapi.json").await.body;
+    let mut routes = Vec::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        let concrete = path
+            .replace("{id}", "0193a0b0-0000-7000-8000-000000000000")
+            .replace("{seat}", "0")
+            .replace("{name}", "alice");
+        for method in item.as_object().unwrap().keys() {
+            routes.push((method.to_uppercase(), concrete.clone()));
+        }
+    }
+    assert!(routes.len() > 20, "{routes:?}");
+    routes
+}
+
+fn preflight(app: &TestApp, origin: &str, method: &str, path: &str) -> reqwest::RequestBuilder {
+    app.client
+        .request(reqwest::Method::OPTIONS, app.url(path))
+        .header("origin", origin)
+        .header("access-control-request-method", method)
+        .header(
+            "access-control-request-headers",
+            "authorization, content-type, if-match, if-none-match, last-event-id",
+        )
+}
+
+#[actix_web::test]
+async fn browsers_on_any_origin_may_call_every_route_by_default() {
+    let app = common::spawn(Db::Sqlite).await.unwrap();
+    for (method, path) in documented_routes(&app).await {
+        let answer = preflight(&app, "http://localhost:3000", &method, &path)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 200, "preflight of {method} {path}");
+        let header = |name: &str| {
+            answer
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default()
+                .to_ascii_lowercase()
+        };
+        assert_eq!(
+            header("access-control-allow-origin"),
+            "*",
+            "{method} {path}"
+        );
+        assert!(header("access-control-allow-methods").contains(&method.to_ascii_lowercase()));
+        let allowed = header("access-control-allow-headers");
+        for name in [
+            "authorization",
+            "content-type",
+            "if-match",
+            "if-none-match",
+            "last-event-id",
+        ] {
+            assert!(
+                allowed.contains(name),
+                "{name} not allowed on {method} {path}: {allowed}"
+            );
+        }
+        assert!(answer
+            .headers()
+            .get("access-control-allow-credentials")
+            .is_none());
+    }
+    // The answers themselves, errors included, let the page read what it needs.
+    let created = app
+        .send(
+            reqwest::Method::POST,
+            "/v1/gomoku/games",
+            Some(&json!({"players": [{"name": "a"}, {"name": "b"}]})),
+            None,
+            &[("Origin", "http://localhost:3000")],
+        )
+        .await
+        .expect(201);
+    assert_eq!(created.header("access-control-allow-origin"), Some("*"));
+    let exposed = created
+        .header("access-control-expose-headers")
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    for name in ["etag", "location", "retry-after", "x-request-id"] {
+        assert!(exposed.contains(name), "{name} is not exposed: {exposed}");
+    }
+    let missing = app
+        .send(
+            reqwest::Method::GET,
+            "/v1/gomoku/games/0193a0b0-0000-7000-8000-000000000000",
+            None,
+            None,
+            &[("Origin", "http://localhost:3000")],
+        )
+        .await;
+    missing.assert_problem(404, "not_found");
+    assert_eq!(missing.header("access-control-allow-origin"), Some("*"));
+}
+
+#[actix_web::test]
+async fn cors_narrows_to_a_list_of_origins_or_turns_off() {
+    let (url, dir) = common::fresh_database(Db::Sqlite).await.unwrap();
+    let mut config = common::test_config(&url);
+    config.cors_origins = "http://a.example, https://b.example:8443".into();
+    let app = common::spawn_on(&url, dir, config).await;
+    for origin in ["http://a.example", "https://b.example:8443"] {
+        let answer = preflight(&app, origin, "POST", "/v1/go/games")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 200);
+        assert_eq!(
+            answer.headers()["access-control-allow-origin"]
+                .to_str()
+                .unwrap(),
+            origin
+        );
+    }
+    let stranger = app
+        .send(
+            reqwest::Method::GET,
+            "/v1/games",
+            None,
+            None,
+            &[("Origin", "http://c.example")],
+        )
+        .await
+        .expect(200);
+    assert_eq!(stranger.header("access-control-allow-origin"), None);
+
+    let (url, dir) = common::fresh_database(Db::Sqlite).await.unwrap();
+    let mut config = common::test_config(&url);
+    config.cors_origins = "none".into();
+    let app = common::spawn_on(&url, dir, config).await;
+    let answer = preflight(&app, "http://a.example", "POST", "/v1/go/games")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.headers().get("access-control-allow-origin"), None);
+    let read = app
+        .send(
+            reqwest::Method::GET,
+            "/v1/games",
+            None,
+            None,
+            &[("Origin", "http://a.example")],
+        )
+        .await
+        .expect(200);
+    assert_eq!(read.header("access-control-allow-origin"), None);
+
+    let mut config = common::test_config(&url);
+    config.cors_origins = "localhost:3000".into();
+    let refused = parlor::app::Application::build(config).await;
+    let error = refused
+        .err()
+        .expect("a bad origin stops the start")
+        .to_string();
+    assert!(error.contains("localhost:3000"), "{error}");
+}
+
+#[actix_web::test]
+async fn a_body_that_never_completes_gets_408_and_the_connection_closes() {
+    use std::io::{Read, Write};
+    let (url, dir) = common::fresh_database(Db::Sqlite).await.unwrap();
+    let mut config = common::test_config(&url);
+    config.body_timeout = 1;
+    let app = common::spawn_on(&url, dir, config).await;
+    let address = app.base.trim_start_matches("http://").to_owned();
+    let answer = tokio::task::spawn_blocking(move || {
+        let mut socket = std::net::TcpStream::connect(address).unwrap();
+        socket
+            .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+            .unwrap();
+        socket
+            .write_all(
+                b"POST /v1/gomoku/games HTTP/1.1\r\nHost: parlor\r\n\
+                  Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"players\"",
+            )
+            .unwrap();
+        let started = std::time::Instant::now();
+        let mut answer = Vec::new();
+        // Reads to the end: the server must close the connection, not wait for the rest.
+        socket
+            .read_to_end(&mut answer)
+            .expect("the server closes the connection");
+        (
+            String::from_utf8_lossy(&answer).into_owned(),
+            started.elapsed(),
+        )
+    })
+    .await
+    .unwrap();
+    let (text, waited) = answer;
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    assert!(text.contains("request_timeout"), "{text}");
+    assert!(waited < std::time::Duration::from_secs(5), "{waited:?}");
+    // A body that arrives whole is served as before.
+    app.post(
+        "/v1/gomoku/games",
+        json!({"players": [{"name": "a"}, {"name": "b"}]}),
+    )
+    .await
+    .expect(201);
 }

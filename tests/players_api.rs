@@ -76,9 +76,13 @@ async fn registration_protects_a_name_and_its_look_alikes(app: TestApp) {
             .await
             .assert_problem(409, "conflict");
     }
-    app.post("/v1/players", json!({"name": "ai"}))
-        .await
-        .assert_problem(409, "conflict");
+    // "AI" in any case or look-alike is what AI seats are called: no player takes it (422).
+    for reserved in ["ai", "AI", " Ai ", "\u{FF21}i", "\u{FF21}\u{FF29}"] {
+        let refused = app.post("/v1/players", json!({ "name": reserved })).await;
+        refused.assert_problem(422, "invalid_request");
+        let detail = refused.body["detail"].as_str().unwrap();
+        assert!(detail.contains("reserved for AI seats"), "{detail}");
+    }
     app.post("/v1/players", json!({"name": ""}))
         .await
         .assert_problem(422, "invalid_request");
@@ -94,6 +98,88 @@ async fn registration_protects_a_name_and_its_look_alikes(app: TestApp) {
         !alice.to_string().contains("key"),
         "the key is never shown again"
     );
+}
+
+/// Names with invisible or bidirectional characters are refused wherever a name is taken, and a
+/// human seat may not be called "AI"; an AI seat may.
+async fn names_refuse_invisible_characters_and_the_ai_name(app: TestApp) {
+    for (name, word) in [
+        ("bob\u{202E}", "bidirectional"),
+        ("\u{2066}bob\u{2069}", "bidirectional"),
+        ("bo\u{200F}b", "bidirectional"),
+        ("b\u{061C}ob", "bidirectional"),
+        ("bo\u{200B}b", "invisible"),
+        ("bob\u{FEFF}", "invisible"),
+        ("b\u{00AD}ob", "invisible"),
+        ("bo\u{FE0F}b", "invisible"),
+        ("bob\u{E0001}", "invisible"),
+        ("A\u{200D}I", "invisible"),
+    ] {
+        let registered = app.post("/v1/players", json!({ "name": name })).await;
+        registered.assert_problem(422, "invalid_request");
+        let detail = registered.body["detail"].as_str().unwrap();
+        assert!(detail.contains(word), "{name:?}: {detail}");
+        for players in [
+            json!([{ "name": name }, {"name": "x"}]),
+            json!([{"name": "x"}, { "ai": "easy", "name": name }]),
+        ] {
+            app.post("/v1/gomoku/games", json!({ "players": players }))
+                .await
+                .assert_problem(422, "invalid_request");
+        }
+    }
+    // A human seat, at create or on join, may not be "AI".
+    for players in [
+        json!([{"name": "AI"}, {"ai": "easy"}]),
+        json!([{"name": "x"}, {"name": "\u{FF41}\u{FF49}"}]),
+    ] {
+        let refused = app
+            .post("/v1/gomoku/games", json!({ "players": players }))
+            .await;
+        refused.assert_problem(422, "invalid_request");
+        assert!(
+            refused.body["detail"]
+                .as_str()
+                .unwrap()
+                .contains("reserved for AI seats"),
+            "{}",
+            refused.text
+        );
+    }
+    let (open, _, _) = create(
+        &app,
+        "gomoku",
+        json!({"players": [{"name": "x"}, {"open": true}]}),
+        None,
+    )
+    .await;
+    post(
+        &app,
+        &format!("/v1/gomoku/games/{open}/join"),
+        json!({"name": "ai"}),
+        None,
+    )
+    .await
+    .assert_problem(422, "invalid_request");
+    post(
+        &app,
+        &format!("/v1/gomoku/games/{open}/join"),
+        json!({"name": "b\u{202D}"}),
+        None,
+    )
+    .await
+    .assert_problem(422, "invalid_request");
+    // AI seats are "AI", named so or not.
+    let (_, _, game) = create(
+        &app,
+        "gomoku",
+        json!({"players": [{"name": "x"}, {"ai": "easy", "name": "AI"}]}),
+        None,
+    )
+    .await;
+    assert_eq!(game["seats"][1]["name"], "AI");
+    // Names from right-to-left scripts are fine; only the controls are refused.
+    register(&app, "\u{05D3}\u{05E0}\u{05D4}").await;
 }
 
 async fn forgery_attempts_are_refused(app: TestApp) {
@@ -335,6 +421,14 @@ async fn rated_games_move_ratings_once(app: TestApp) {
         "{got}"
     );
     assert_eq!(got["games"], 1);
+    // Go keeps no seed score: its leaderboard sorts by rating unless told otherwise.
+    let go_board = app.get("/v1/players?game=go").await.expect(200).body;
+    assert_eq!(go_board["sort"], "rating", "{go_board}");
+    assert_eq!(go_board["players"][0]["name"], "bob", "{go_board}");
+    assert!(go_board["players"][0]["rating"]["rating"].is_number());
+    // Gomoku's default is still its score.
+    let gomoku_board = app.get("/v1/players?game=gomoku").await.expect(200).body;
+    assert_eq!(gomoku_board["sort"], "score", "{gomoku_board}");
 }
 
 async fn racing_finishers_move_scores_and_ratings_once(app: TestApp) {
@@ -679,6 +773,7 @@ async fn rated_gomoku_between(
 
 on_both_stores!(
     registration_protects_a_name_and_its_look_alikes,
+    names_refuse_invisible_characters_and_the_ai_name,
     forgery_attempts_are_refused,
     seat_tokens_go_only_to_who_claimed_the_seat,
     rated_games_move_ratings_once,

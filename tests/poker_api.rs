@@ -235,9 +235,14 @@ async fn deck_sessions_draw_undo_reselect_shuffle(app: TestApp) {
     .await
     .assert_problem(412, "precondition_failed");
 
+    // Nothing drawn (the shuffle put every card back): nothing to undo or re-select, 409 like a
+    // game's nothing to undo.
     app.post(&format!("{path}/undo"), json!({}))
         .await
-        .assert_problem(422, "illegal_move");
+        .assert_problem(409, "conflict");
+    app.post(&format!("{path}/reselect"), json!({}))
+        .await
+        .assert_problem(409, "conflict");
     let all = app
         .post(&format!("{path}/draw"), json!({"count": 57}))
         .await

@@ -318,7 +318,7 @@ async fn human_against_three_ais_to_the_end(app: TestApp) {
         .await
         .expect(200);
     assert_eq!(hint.body["applied"], false);
-    assert!(hint.body["analysis"]["iterations"].as_u64().is_some());
+    assert!(hint.body["analysis"]["playouts"].as_u64().is_some());
     assert_private(&hint.body, Some(0), &table, &public);
     app.post(&game.path("ai-move"), json!({"time_ms": 30}))
         .await
@@ -662,7 +662,7 @@ async fn a_room_joins_starts_and_ends(app: TestApp) {
         .expect(200);
     assert_eq!(ended.body["game"]["status"], "aborted");
     assert_eq!(ended.body["game"]["result"]["reason"], "aborted");
-    assert_eq!(types(&ended.body["events"]), ["aborted"]);
+    assert_eq!(types(&ended.body["events"]), ["aborted", "game_over"]);
     app.post_as(&game.path("moves"), json!({"action": "draw"}), &tokens[0])
         .await
         .assert_problem(409, "game_over");

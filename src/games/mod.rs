@@ -6,7 +6,7 @@ pub mod go;
 pub mod gomoku;
 #[cfg(test)]
 mod growth;
-mod player_schema;
+pub mod player_schema;
 pub mod poker;
 pub mod ready_json;
 #[cfg(test)]
@@ -17,7 +17,7 @@ mod turn;
 pub mod uno;
 
 pub use turn::{
-    schema_of, AiBudget, AiChoice, AiLevel, EndReason, GameResult, GameStatus, PlayerSpec, Report,
-    ReportParam, ReportQuery, ReportSpec, RuleError, Seat, SeatKind, SeatKindWord, TurnGame,
-    UnknownWord,
+    schema_of, AiAnalysis, AiBudget, AiCandidate, AiChoice, AiLevel, EndReason, GameResult,
+    GameStatus, PlayerSpec, Report, ReportParam, ReportQuery, ReportSpec, RuleError, Seat,
+    SeatKind, SeatKindWord, TurnGame, UnknownWord,
 };

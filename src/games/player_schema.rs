@@ -11,9 +11,11 @@ use utoipa::{PartialSchema, ToSchema};
 
 use super::turn::{AiLevel, PlayerSpec};
 
-/// Anything but control characters, with at least one character that is not a space (names
-/// are trimmed, then 1–32 characters).
-const NAME_PATTERN: &str = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$";
+/// Anything but control characters and the Basic Multilingual Plane's invisible characters
+/// (Default_Ignorable_Code_Point, bidirectional controls included; the server refuses the other
+/// planes' too), with at least one character that is not a space (names are trimmed, then 1–32
+/// characters). `AI` (any case, look-alikes) is for AI seats only, which no pattern says.
+const NAME_PATTERN: &str = r"^[^\x00-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8]*[^\s\x00-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8][^\x00-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8]*$";
 
 /// `kind`, or `kind` and null.
 fn typed(kind: Type, nullable: bool) -> ObjectBuilder {
@@ -30,6 +32,16 @@ fn name(nullable: bool) -> ObjectBuilder {
         .min_length(Some(1))
         .max_length(Some(32))
         .pattern(Some(NAME_PATTERN))
+}
+
+/// A name as a request body gives it (`RegisterRequest`), for `#[schema(schema_with)]`.
+pub fn player_name() -> Schema {
+    name(false).into()
+}
+
+/// A name that may be left out or null (`JoinRequest`).
+pub fn optional_player_name() -> Schema {
+    name(true).into()
 }
 
 /// A boolean (or null, when `nullable`) that must be one of `values`.
@@ -49,11 +61,14 @@ impl PartialSchema for PlayerSpec {
     fn schema() -> RefOr<Schema> {
         let no_ai = || ObjectBuilder::new().schema_type(Type::Null);
         let not_open = || only(&[json!(false), Value::Null], true);
-        let human = shape("Human", "A human player's seat (1–32 characters).")
-            .property("name", name(false).examples([json!("alice")]))
-            .required("name")
-            .property("ai", no_ai())
-            .property("open", not_open());
+        let human = shape(
+            "Human",
+            "A human player's seat (1–32 characters, no invisible characters; not `AI`).",
+        )
+        .property("name", name(false).examples([json!("alice")]))
+        .required("name")
+        .property("ai", no_ai())
+        .property("open", not_open());
         let ai = shape("AI", "An AI seat, named `AI` unless named.")
             .property("ai", RefOr::Ref(Ref::from_schema_name(AiLevel::name())))
             .required("ai")
@@ -85,5 +100,47 @@ impl ToSchema for PlayerSpec {
     fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
         schemas.push((AiLevel::name().into_owned(), AiLevel::schema()));
         AiLevel::schemas(schemas);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use icu_properties::props::{BinaryProperty, DefaultIgnorableCodePoint};
+
+    /// The `\uXXXX` and `\uXXXX-\uXXXX` items of the pattern's first character class.
+    fn invisible_ranges(pattern: &str) -> Vec<(u32, u32)> {
+        let class = &pattern[pattern.find('[').unwrap()..pattern.find(']').unwrap()];
+        let hex = |s: &str| u32::from_str_radix(&s[..4], 16).unwrap();
+        let mut ranges = Vec::new();
+        let mut rest = class;
+        while let Some(at) = rest.find("\\u") {
+            let first = hex(&rest[at + 2..]);
+            rest = &rest[at + 6..];
+            match rest.strip_prefix("-\\u") {
+                Some(end) => {
+                    ranges.push((first, hex(end)));
+                    rest = &end[4..];
+                }
+                None => ranges.push((first, first)),
+            }
+        }
+        ranges
+    }
+
+    #[test]
+    fn the_name_pattern_excludes_exactly_the_planes_first_invisible_characters() {
+        for pattern in [super::NAME_PATTERN] {
+            let ranges = invisible_ranges(pattern);
+            assert!(!ranges.is_empty(), "{pattern}");
+            for c in ('\u{A0}'..='\u{FFFF}').filter(|c| !c.is_control()) {
+                let excluded = ranges.iter().any(|&(a, b)| (a..=b).contains(&(c as u32)));
+                assert_eq!(
+                    excluded,
+                    DefaultIgnorableCodePoint::for_char(c),
+                    "U+{:04X} in {pattern}",
+                    c as u32
+                );
+            }
+        }
     }
 }

@@ -217,7 +217,7 @@ impl EndReason {
 }
 
 /// The result of a finished game.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({"winners": [0], "reason": "five_in_row", "summary": "black wins with five in a row"}))]
 pub struct GameResult {
     /// Winning seats; empty for a draw.
@@ -263,11 +263,53 @@ pub enum RuleError {
     Conflict(String),
 }
 
-/// A move chosen by an AI, with whatever the engine wants to say about it.
+/// A move chosen by an AI, with what the engine says about it.
 #[derive(Clone, Debug)]
 pub struct AiChoice<M> {
     pub chosen: M,
-    pub analysis: Option<Value>,
+    pub analysis: Option<AiAnalysis>,
+}
+
+/// What an AI says about its move, in one vocabulary for every game; each engine fills the
+/// fields it has (a search by nodes has `nodes` and `depth`, one by playouts `playouts` and
+/// `win_rate`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, ToSchema)]
+#[schema(example = json!({"level": "hard", "principal_variation": ["h8", "i9", "j10"], "score": 120, "nodes": 48211, "depth": 9, "elapsed_ms": 498, "candidates": []}))]
+pub struct AiAnalysis {
+    pub level: AiLevel,
+    /// The expected line, starting with the chosen move, in the game's notation.
+    pub principal_variation: Vec<String>,
+    /// The search's evaluation from the mover's side (higher is better; a forced win in `n`
+    /// plies is `1000000 - n`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<i64>,
+    /// The chance that the mover wins, 0 to 1, as the search sees it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub win_rate: Option<f64>,
+    /// Positions searched.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    /// Simulated games (playouts or determinised games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub playouts: Option<u64>,
+    /// Plies searched.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// Time the AI thought, in milliseconds.
+    pub elapsed_ms: u64,
+    /// The moves the search weighed most, best first, with their visits.
+    pub candidates: Vec<AiCandidate>,
+}
+
+/// A move an AI weighed.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct AiCandidate {
+    /// The move in the game's notation.
+    #[serde(rename = "move")]
+    pub play: String,
+    pub visits: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub win_rate: Option<f64>,
 }
 
 /// What an AI search may use.
@@ -343,12 +385,19 @@ pub trait TurnGame: Clone + Serialize + DeserializeOwned + Send + Sync + 'static
     }
     /// The seat to act, `None` once the game is over or before it started.
     fn turn(&self) -> Option<Seat>;
-    /// Whether `seat` may post `mv` now. Usually only the seat to act; UNO's jump-in lets any
-    /// seat holding the same card act out of turn.
+    /// Whether `seat` may post `mv` now: the seat to act, or any seat resigning a game in play.
+    /// UNO's jump-in also lets a seat holding the same card act out of turn.
     fn may_act(&self, seat: Seat, mv: &Self::Move) -> bool {
-        let _ = mv;
-        self.turn() == Some(seat)
+        self.turn() == Some(seat) || (Self::resigns(mv) && self.result().is_none())
     }
+    /// Whether `mv` is a resignation, which a seat may post at any time (not only on its turn).
+    fn resigns(mv: &Self::Move) -> bool {
+        let _ = mv;
+        false
+    }
+    /// Whether `seat` has made a move of its own in this game. Until every seat has, `end` may
+    /// abort a game between humans; after that only a resignation ends it early.
+    fn has_moved(&self, seat: Seat) -> bool;
     /// Whether a human could still act out of turn now (UNO's jump-in window): the server then
     /// stops playing AI seats by itself so the human gets the chance.
     fn humans_may_interject(&self, seats: &[SeatKind]) -> bool {
@@ -408,9 +457,15 @@ pub trait TurnGame: Clone + Serialize + DeserializeOwned + Send + Sync + 'static
         &[]
     }
 
-    /// Renders the report `name` (one of [`TurnGame::reports`]) for the query parameters given.
-    fn report(&self, name: &str, query: &ReportQuery) -> Result<Report, RuleError> {
-        let _ = query;
+    /// Renders the report `name` (one of [`TurnGame::reports`]) for the query parameters given;
+    /// `names` are the seats' names as the game resource shows them (`None` for an open seat).
+    fn report(
+        &self,
+        name: &str,
+        query: &ReportQuery,
+        names: &[Option<String>],
+    ) -> Result<Report, RuleError> {
+        let _ = (query, names);
         Err(RuleError::Unsupported(format!(
             "{} has no report {name:?}",
             Self::NAME

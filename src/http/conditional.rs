@@ -1,12 +1,19 @@
-//! Versions as HTTP validators: `ETag: "<version>"`, `If-Match` (412 when stale) and
-//! `If-None-Match` (304 when unchanged).
+//! Versions as HTTP validators, and what a cache may keep.
+//!
+//! A game has several views of one version: the public one and each seat's (its UNO hand). Each
+//! view has its own entity tag, so no cached view can validate another: `"12"` is the public view
+//! of version 12 and `"12-seat-1"` seat 1's. `If-Match` on a change takes either form (or a bare
+//! version): it names the version the client last saw. An answer that depends on `Authorization`
+//! says `Vary: Authorization`; a seat's view is `private, no-cache`, a public one `no-cache`, and
+//! an answer that carries a secret (a token or key) `no-store`.
 
 use std::future::{ready, Ready};
 
-use actix_web::http::header::{self, ContentType, HeaderMap};
+use actix_web::http::header::{self, ContentType, HeaderMap, HeaderValue};
 use actix_web::{dev::Payload, FromRequest, HttpRequest, HttpResponse, HttpResponseBuilder};
 
 use super::error::ApiError;
+use crate::games::Seat;
 
 /// The version an `If-Match` header demands; `None` without the header or with `*`.
 pub struct IfMatch(pub Option<i64>);
@@ -30,67 +37,113 @@ fn if_match(headers: &HeaderMap) -> Result<Option<i64>, ApiError> {
     }
     parse_version(text).map(Some).ok_or_else(|| {
         ApiError::BadRequest(format!(
-            "If-Match must be a version in quotes, like \"12\", not {text:?}"
+            "If-Match must be an ETag this server gave, like \"12\" or \"12-seat-0\", not {text:?}"
         ))
     })
 }
 
-/// `"12"`, `W/"12"` or a bare `12`.
+/// The version in `"12"`, `"12-seat-0"`, `W/"12"` or a bare `12`.
 fn parse_version(text: &str) -> Option<i64> {
+    let text = unquoted(text);
+    let version = text.split_once("-seat-").map_or(text, |(v, _)| v);
+    version.parse().ok().filter(|v: &i64| *v >= 0)
+}
+
+/// An entity tag without its weak prefix and quotes.
+fn unquoted(text: &str) -> &str {
     let text = text.strip_prefix("W/").unwrap_or(text);
-    let text = text
-        .strip_prefix('"')
+    text.strip_prefix('"')
         .and_then(|t| t.strip_suffix('"'))
-        .unwrap_or(text);
-    text.parse().ok().filter(|v: &i64| *v >= 0)
+        .unwrap_or(text)
 }
 
-pub fn etag(version: i64) -> (header::HeaderName, String) {
-    (header::ETAG, format!("\"{version}\""))
+/// One view of one version: what an answer shows, and so its validator and cache policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct View {
+    pub version: i64,
+    /// The seat whose private view it is; `None` for the public (spectator's) view.
+    pub seat: Option<Seat>,
 }
 
-/// Whether the client's `If-None-Match` already names this version.
-pub fn not_modified(req: &HttpRequest, version: i64) -> bool {
-    req.headers()
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|list| {
-            list.split(',')
-                .any(|tag| tag.trim() == "*" || parse_version(tag.trim()) == Some(version))
-        })
-}
+impl View {
+    pub fn public(version: i64) -> Self {
+        View {
+            version,
+            seat: None,
+        }
+    }
 
-/// 304 with the ETag, or 200 with the body.
-pub fn respond<T: serde::Serialize>(req: &HttpRequest, version: i64, body: &T) -> HttpResponse {
-    if not_modified(req, version) {
-        unchanged(version)
-    } else {
-        ok_with_etag(HttpResponse::Ok(), version, body)
+    /// The entity tag's opaque text, without quotes.
+    fn tag(self) -> String {
+        match self.seat {
+            None => self.version.to_string(),
+            Some(seat) => format!("{}-seat-{seat}", self.version),
+        }
+    }
+
+    fn headers(self, builder: &mut HttpResponseBuilder) {
+        builder.insert_header((header::ETAG, format!("\"{}\"", self.tag())));
+        builder.insert_header((header::VARY, HeaderValue::from_static("Authorization")));
+        let policy = match self.seat {
+            Some(_) => "private, no-cache",
+            None => "no-cache",
+        };
+        builder.insert_header((header::CACHE_CONTROL, HeaderValue::from_static(policy)));
+    }
+
+    /// Whether the client's `If-None-Match` already holds this very view (weak comparison).
+    pub fn held_by(self, req: &HttpRequest) -> bool {
+        let tag = self.tag();
+        req.headers()
+            .get(header::IF_NONE_MATCH)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|list| {
+                list.split(',')
+                    .map(str::trim)
+                    .any(|t| t == "*" || unquoted(t) == tag)
+            })
     }
 }
 
-/// 201 Created with `Location` and the new resource's ETag.
-pub fn created<T: serde::Serialize>(location: &str, version: i64, body: &T) -> HttpResponse {
+/// 304 when the client holds this view, else 200 with the body.
+pub fn respond<T: serde::Serialize>(req: &HttpRequest, view: View, body: &T) -> HttpResponse {
+    if view.held_by(req) {
+        unchanged(view)
+    } else {
+        ok(HttpResponse::Ok(), view, body)
+    }
+}
+
+/// 201 Created with `Location` and the new resource's view. Its body carries a secret (the
+/// creator's tokens), so no cache keeps it.
+pub fn created<T: serde::Serialize>(location: &str, view: View, body: &T) -> HttpResponse {
     let mut builder = HttpResponse::Created();
     builder.insert_header((header::LOCATION, location));
-    ok_with_etag(builder, version, body)
+    secret(ok(builder, view, body))
 }
 
-/// 304 Not Modified with the current ETag.
-pub fn unchanged(version: i64) -> HttpResponse {
-    HttpResponse::NotModified()
-        .insert_header(etag(version))
-        .finish()
+/// 304 Not Modified, with the view's validator and cache policy.
+pub fn unchanged(view: View) -> HttpResponse {
+    let mut builder = HttpResponse::NotModified();
+    view.headers(&mut builder);
+    builder.finish()
 }
 
-/// The room an answer is written into from the start. Grown from serde_json's small default by
-/// doubling, a long Go game's answer (about 3.5 KiB at move 375, its move list included) was
-/// copied once more than a new game's (1.2 KiB); this holds both.
+/// Marks an answer that carries a token, key or other secret: no cache may keep it.
+pub fn secret(mut response: HttpResponse) -> HttpResponse {
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// The room an answer is written into from the start: a long Go game's answer holds its move list.
 const ANSWER_ROOM: usize = 8 * 1024;
 
-pub fn ok_with_etag<T: serde::Serialize>(
+/// The body as JSON with the view's validator and cache policy.
+pub fn ok<T: serde::Serialize>(
     mut builder: HttpResponseBuilder,
-    version: i64,
+    view: View,
     body: &T,
 ) -> HttpResponse {
     let mut json = Vec::with_capacity(ANSWER_ROOM);
@@ -99,22 +152,45 @@ pub fn ok_with_etag<T: serde::Serialize>(
             "answer to JSON: {e}"
         )));
     }
-    builder
-        .insert_header(etag(version))
-        .content_type(ContentType::json())
-        .body(json)
+    view.headers(&mut builder);
+    builder.content_type(ContentType::json()).body(json)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use actix_web::test::TestRequest;
 
     #[test]
     fn versions_parse_in_every_common_form() {
         assert_eq!(parse_version("\"12\""), Some(12));
+        assert_eq!(parse_version("\"12-seat-3\""), Some(12));
         assert_eq!(parse_version("W/\"3\""), Some(3));
         assert_eq!(parse_version("7"), Some(7));
         assert_eq!(parse_version("\"x\""), None);
         assert_eq!(parse_version("\"-1\""), None);
+    }
+
+    #[test]
+    fn no_view_validates_another_view_of_the_same_version() {
+        let views = [
+            View::public(4),
+            View {
+                version: 4,
+                seat: Some(0),
+            },
+            View {
+                version: 4,
+                seat: Some(1),
+            },
+        ];
+        for held in views {
+            let req = TestRequest::default()
+                .insert_header((header::IF_NONE_MATCH, format!("\"{}\"", held.tag())))
+                .to_http_request();
+            for asked in views {
+                assert_eq!(asked.held_by(&req), asked == held, "{held:?} vs {asked:?}");
+            }
+        }
     }
 }

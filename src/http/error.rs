@@ -40,6 +40,9 @@ pub enum ApiError {
     PreconditionFailed(String),
     #[error("the request body is larger than {0} bytes")]
     PayloadTooLarge(usize),
+    /// The request's body did not arrive in time; the connection closes.
+    #[error("the request body did not arrive within {0} s")]
+    RequestTimeout(u64),
     /// A client asked for more AI moves than its rate allows.
     #[error("too many AI requests from this client; retry in {retry_after} s")]
     RateLimited { retry_after: u32 },
@@ -79,6 +82,7 @@ impl ApiError {
             ApiError::Conflict(_) => "conflict",
             ApiError::PreconditionFailed(_) => "precondition_failed",
             ApiError::PayloadTooLarge(_) => "payload_too_large",
+            ApiError::RequestTimeout(_) => "request_timeout",
             ApiError::RateLimited { .. } => "rate_limited",
             ApiError::Unavailable { .. } => "unavailable",
             ApiError::Internal(_) => "internal",
@@ -100,6 +104,7 @@ impl ApiError {
             ApiError::Conflict(_) => "Conflict",
             ApiError::PreconditionFailed(_) => "Precondition failed",
             ApiError::PayloadTooLarge(_) => "Payload too large",
+            ApiError::RequestTimeout(_) => "Request timeout",
             ApiError::RateLimited { .. } => "Too many requests",
             ApiError::Unavailable { .. } => "Service unavailable",
             ApiError::Internal(_) => "Internal error",
@@ -149,6 +154,7 @@ impl ResponseError for ApiError {
             | ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::PreconditionFailed(_) => StatusCode::PRECONDITION_FAILED,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::RequestTimeout(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -161,6 +167,11 @@ impl ResponseError for ApiError {
         }
         let mut response = HttpResponse::build(self.status_code());
         response.insert_header((header::CONTENT_TYPE, "application/problem+json"));
+        // An error describes one request, never a resource: no cache may keep it.
+        response.insert_header((header::CACHE_CONTROL, "no-store"));
+        if let ApiError::RequestTimeout(_) = self {
+            response.force_close();
+        }
         if let ApiError::Unavailable { retry_after, .. } | ApiError::RateLimited { retry_after } =
             self
         {

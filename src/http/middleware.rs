@@ -96,3 +96,99 @@ pub async fn problems_everywhere(
     *problem.status_mut() = status;
     Ok(ServiceResponse::new(req, problem))
 }
+
+/// Reads a request's whole body (up to `limit` bytes and one more, so the extractors still
+/// see an oversized body as one) within `timeout`. A body that does not arrive in time is a
+/// 408, and the connection closes: a client that declares 100 bytes and sends 10 holds no
+/// connection open.
+pub async fn body_deadline(
+    mut req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+    timeout: std::time::Duration,
+    limit: usize,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    use actix_web::http::header;
+    use futures_util::StreamExt;
+    let headers = req.headers();
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    let chunked = headers.contains_key(header::TRANSFER_ENCODING);
+    if declared.unwrap_or(0) > 0 || chunked {
+        let mut payload = req.take_payload();
+        let read = tokio::time::timeout(timeout, async move {
+            let mut body = actix_web::web::BytesMut::new();
+            while let Some(chunk) = payload.next().await {
+                body.extend_from_slice(&chunk?);
+                if body.len() > limit {
+                    break;
+                }
+            }
+            Ok::<_, actix_web::error::PayloadError>(body.freeze())
+        })
+        .await;
+        match read {
+            Ok(Ok(body)) => req.set_payload(actix_web::dev::Payload::from(body)),
+            Ok(Err(_)) => {
+                let error = ApiError::BadRequest("the request body could not be read".into());
+                return Ok(req.error_response(error));
+            }
+            Err(_) => return Ok(req.error_response(ApiError::RequestTimeout(timeout.as_secs()))),
+        }
+    }
+    Ok(next.call(req).await?.map_into_boxed_body())
+}
+
+/// Cross-origin access for browser pages. `*` lets any origin call every route without
+/// credentials (Parlor authenticates with bearer tokens, never cookies, so a page learns nothing
+/// it does not already hold); a list of origins narrows it; `none` gives `None` (no CORS headers).
+/// An origin that is not `scheme://host[:port]` is an error for the start-up to report.
+pub fn cors(origins: &str) -> Result<Option<actix_cors::Cors>, String> {
+    use actix_web::http::header;
+    let origins = origins.trim();
+    if origins.eq_ignore_ascii_case("none") {
+        return Ok(None);
+    }
+    let mut cors = actix_cors::Cors::default()
+        .allowed_methods(["GET", "HEAD", "POST", "OPTIONS"])
+        .allowed_headers([
+            header::AUTHORIZATION,
+            header::CONTENT_TYPE,
+            header::IF_MATCH,
+            header::IF_NONE_MATCH,
+            header::ACCEPT,
+            HeaderName::from_static("last-event-id"),
+        ])
+        .expose_headers([
+            header::ETAG,
+            header::LOCATION,
+            header::RETRY_AFTER,
+            HeaderName::from_static("x-request-id"),
+        ])
+        .max_age(3600);
+    if origins == "*" {
+        cors = cors.allow_any_origin().send_wildcard();
+    } else {
+        for origin in origins.split(',').map(str::trim).filter(|o| !o.is_empty()) {
+            if !is_origin(origin) {
+                return Err(format!(
+                    "PARLOR_CORS_ORIGINS: {origin:?} is not an origin like https://example.com \
+                     (or use * or none)"
+                ));
+            }
+            cors = cors.allowed_origin(origin);
+        }
+    }
+    Ok(Some(cors))
+}
+
+/// `scheme://host[:port]`, nothing after it: what a browser sends as `Origin`.
+fn is_origin(text: &str) -> bool {
+    text.parse::<actix_web::http::Uri>().is_ok_and(|uri| {
+        matches!(uri.scheme_str(), Some("http" | "https"))
+            && uri.host().is_some()
+            && uri.path_and_query().is_none_or(|p| p.as_str() == "/")
+            && !text.ends_with('/')
+    })
+}

@@ -81,11 +81,92 @@ pub struct Object<T>(pub T);
 impl<'de, T: serde::de::DeserializeOwned> serde::Deserialize<'de> for Object<T> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         use serde::de::Error;
-        let value = serde_json::Value::deserialize(d)?;
+        let value = d.deserialize_any(UniqueKeys)?;
         if !value.is_object() {
             return Err(D::Error::custom("the body must be a JSON object"));
         }
         T::deserialize(value).map(Object).map_err(D::Error::custom)
+    }
+}
+
+/// Builds a [`serde_json::Value`] as `Value::deserialize` does, but refuses an object that names
+/// a key twice, at any depth: serde_json keeps the last, so `{"move": "h8", "move": "a1"}` would
+/// play a1 where a client (or a proxy that checked the first) meant h8.
+struct UniqueKeys;
+
+impl<'de> serde::de::Visitor<'de> for UniqueKeys {
+    type Value = serde_json::Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(serde_json::Value::Null, Into::into))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Null)
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element_seed(UniqueKeys)? {
+            items.push(item);
+        }
+        Ok(items.into())
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        use serde::de::Error;
+        let mut object = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if object.contains_key(&key) {
+                return Err(A::Error::custom(format!(
+                    "duplicate key {:?} in the JSON body",
+                    key.chars().take(40).collect::<String>()
+                )));
+            }
+            let value = map.next_value_seed(UniqueKeys)?;
+            object.insert(key, value);
+        }
+        Ok(object.into())
+    }
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for UniqueKeys {
+    type Value = serde_json::Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
     }
 }
 
@@ -116,5 +197,34 @@ mod tests {
         for blank in [&b"\n"[..], b"   "] {
             assert!(optional_json::<AiMoveRequest>(blank).is_err());
         }
+    }
+
+    #[test]
+    fn a_key_named_twice_is_refused_at_any_depth() {
+        let parse = |body: &str| serde_json::from_str::<Object<serde_json::Value>>(body);
+        for twice in [
+            r#"{"move": "h8", "move": "a1"}"#,
+            r#"{"a": {"b": 1, "c": [ {"d": 1, "d": 2} ], "b": 2}}"#,
+            r#"{"a": [{"x": null, "x": null}]}"#,
+        ] {
+            let err = parse(twice).unwrap_err().to_string();
+            assert!(err.contains("duplicate key"), "{twice}: {err}");
+        }
+        assert!(parse(r#"{"move": "h8", "move": "a1"}"#)
+            .unwrap_err()
+            .to_string()
+            .contains(r#"duplicate key "move" in the JSON body"#));
+        // Every other value survives as serde_json builds it; the same key in two objects is fine.
+        let body =
+            r#"{"a": {"k": 1}, "b": {"k": [1, -2, 1.5, 18446744073709551615, "s", true, null]}}"#;
+        assert_eq!(
+            parse(body).unwrap().0,
+            serde_json::from_str::<serde_json::Value>(body).unwrap()
+        );
+        let err = optional_json::<AiMoveRequest>(br#"{"level": "easy", "level": "hard"}"#);
+        assert!(
+            matches!(&err, Err(ApiError::BadRequest(t)) if t.contains(r#"duplicate key "level""#)),
+            "{err:?}"
+        );
     }
 }

@@ -22,7 +22,9 @@ pub struct LeaderboardQuery {
     /// A game with scores or ratings (default: the first, `gomoku`).
     #[param(schema_with = super::games::ranked_game_schema)]
     pub game: Option<GameName<RankedGame>>,
-    /// `score` (the seed's, default) or `rating` (Glicko-2: players with a rating only).
+    /// `score` (the seed's) or `rating` (Glicko-2: players with a rating only). Default: `score`
+    /// for a game that keeps the seed's scores (Gomoku), `rating` for one that keeps ratings only
+    /// (Go).
     pub sort: Option<SortBy>,
     /// `true`: registered players only.
     pub registered: Option<bool>,
@@ -65,14 +67,24 @@ pub async fn leaderboard(
 ) -> Result<HttpResponse, ApiError> {
     let limit = super::page_limit(query.limit, 10)?;
     let query = query.into_inner();
+    let game = query.game.unwrap_or_else(GameName::first).0;
     let request = BoardRequest {
-        game: query.game.unwrap_or_else(GameName::first).0,
-        sort: query.sort.unwrap_or_default(),
+        game,
+        sort: query.sort.unwrap_or_else(|| default_sort(game)),
         registered_only: query.registered.unwrap_or(false),
         cursor: query.cursor,
         limit,
     };
     Ok(HttpResponse::Ok().json(players::leaderboard(&app, request).await?))
+}
+
+/// What a game's leaderboard sorts by when the client does not say: its seed score when it keeps
+/// one, else its rating (a game without scores would list nobody by score).
+fn default_sort(game: &str) -> SortBy {
+    match crate::games::registry::find(game) {
+        Some(info) if !info.scored && info.rated => SortBy::Rating,
+        _ => SortBy::Score,
+    }
 }
 
 /// Registers a player: the name becomes theirs (compared without case and Unicode look-alikes),

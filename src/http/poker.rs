@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::conditional::{self, IfMatch};
+use super::conditional::{self, IfMatch, View};
 use super::error::ApiError;
 use super::problems::{
     BadRequest, Conflict, NotFound, PayloadTooLarge, PreconditionFailed, Unavailable, Unprocessable,
@@ -197,7 +197,11 @@ pub async fn create_deck(
     let request: NewDeckRequest = super::optional_json(&body)?;
     let deck = decks::create(&app, request.seed.map(|s| s.0)).await?;
     let location = format!("/v1/poker/decks/{}", deck.id);
-    Ok(conditional::created(&location, deck.version, &deck))
+    Ok(conditional::created(
+        &location,
+        View::public(deck.version),
+        &deck,
+    ))
 }
 
 /// A deck session: how many cards remain and which were drawn (never the order of the rest).
@@ -216,7 +220,11 @@ pub async fn get_deck(
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let deck = decks::get(&app, *id).await?;
-    Ok(conditional::respond(&req, deck.version, &deck))
+    Ok(conditional::respond(
+        &req,
+        View::public(deck.version),
+        &deck,
+    ))
 }
 
 async fn change(
@@ -226,9 +234,9 @@ async fn change(
     action: DeckAction,
 ) -> Result<HttpResponse, ApiError> {
     let change = decks::change(app, id, if_match.0, action).await?;
-    Ok(conditional::ok_with_etag(
+    Ok(conditional::ok(
         HttpResponse::Ok(),
-        change.deck.version,
+        View::public(change.deck.version),
         &change,
     ))
 }
@@ -268,7 +276,6 @@ macro_rules! deck_action {
                 (status = 404, response = NotFound),
                 (status = 409, response = Conflict),
                 (status = 412, response = PreconditionFailed),
-                (status = 422, response = Unprocessable),
                 (status = 503, response = Unavailable),
             ))]
         pub async fn $name(
@@ -283,11 +290,13 @@ macro_rules! deck_action {
 }
 
 deck_action!(
-    /// The seed's undo: the last drawn card goes back on top (422 when nothing is drawn).
+    /// The seed's undo: the last drawn card goes back on top (409 `conflict` when nothing is
+    /// drawn).
     undo, "/v1/poker/decks/{id}/undo", DeckAction::Undo, "`returned` went back"
 );
 deck_action!(
-    /// The seed's re-select: the last drawn card goes back to a random place and a card is drawn.
+    /// The seed's re-select: the last drawn card goes back to a random place and a card is drawn
+    /// (409 `conflict` when nothing is drawn).
     reselect, "/v1/poker/decks/{id}/reselect", DeckAction::Reselect,
     "`returned` went back, `cards` holds the new card"
 );

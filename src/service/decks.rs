@@ -122,9 +122,13 @@ pub async fn change(
     })
 }
 
-/// A deck that cannot do what was asked (nothing drawn, not enough cards left).
+/// A deck that cannot do what was asked: nothing drawn to take back is the deck's state (409
+/// `conflict`, like a game's "nothing to undo"); not enough cards left is 422.
 fn refused(err: PokerError) -> ServiceError {
-    ServiceError::IllegalMove(err.to_string())
+    match err {
+        PokerError::NothingDrawn => ServiceError::Conflict(err.to_string()),
+        other => ServiceError::IllegalMove(other.to_string()),
+    }
 }
 
 fn to_json(deck: &Deck) -> Result<serde_json::Value, ServiceError> {

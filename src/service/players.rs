@@ -19,13 +19,11 @@ use crate::store::{
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"name": "alice"}))]
 pub struct RegisterRequest {
-    /// 1–32 characters, not only spaces, no control characters. Compared without case and
+    /// 1–32 characters, not only spaces, no control characters, no invisible characters
+    /// (Unicode's Default_Ignorable_Code_Point: zero-width characters, bidirectional controls,
+    /// variation selectors …), and not `AI` (reserved for AI seats). Compared without case and
     /// Unicode look-alikes: once "alice" is registered, "Alice" and "ＡＬＩＣＥ" are taken too.
-    #[schema(
-        min_length = 1,
-        max_length = 32,
-        pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$"
-    )]
+    #[schema(schema_with = crate::games::player_schema::player_name)]
     pub name: String,
 }
 
@@ -145,14 +143,10 @@ fn rating_view(row: &RatingRow) -> RatingView {
 /// What AI seats are called when the creator names them not; reserved.
 pub const AI_NAME: &str = "AI";
 
-/// Registers a name; 409 when it (or a look-alike) is registered already, or is "AI".
+/// Registers a name; 409 when it (or a look-alike) is registered already; 422 for a name no
+/// player may take (invisible characters, or "AI", which only AI seats are called).
 pub async fn register(svc: &Services, request: RegisterRequest) -> ServiceResult<Registered> {
     let name = PlayerName::parse(&request.name)?;
-    if name.canonical() == PlayerName::parse(AI_NAME)?.canonical() {
-        return Err(ServiceError::Conflict(format!(
-            "{AI_NAME:?} is what computer players are called: choose another name"
-        )));
-    }
     let (key, hash) = tokens::issue();
     let record = PlayerRecord {
         canonical: name.canonical(),
@@ -200,7 +194,7 @@ pub async fn player(svc: &Services, raw: &str) -> ServiceResult<Player> {
             raw.chars().take(40).collect::<String>()
         ))
     };
-    let name = PlayerName::parse(raw).map_err(|_| not_found())?;
+    let name = PlayerName::lookup(raw).map_err(|_| not_found())?;
     let registered = registered(svc, &name).await?;
     // A registered player answers to every look-alike of their name.
     let shown = registered

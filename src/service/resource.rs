@@ -44,6 +44,9 @@ pub struct GameResource<V> {
     pub result: Option<GameResult>,
     /// Game-specific state, as the caller's seat may see it.
     pub state: V,
+    /// Whose view this is: a seat's, or the public one (`None`). HTTP names its validator after it.
+    #[serde(skip)]
+    pub viewer: Option<Seat>,
 }
 
 pub fn seat_views(seats: &[SeatRow]) -> Result<Vec<SeatView>, ServiceError> {
@@ -76,6 +79,11 @@ pub fn status_of<G: TurnGame>(game: &G, seats: &[SeatRow]) -> GameStatus {
     }
 }
 
+/// The seat to act: only an active game has one (a game waiting for a seat has none yet).
+pub fn turn_of<G: TurnGame>(game: &G, status: GameStatus) -> Option<Seat> {
+    game.turn().filter(|_| status == GameStatus::Active)
+}
+
 pub fn render<G: TurnGame>(
     row: &GameRow,
     seats: &[SeatRow],
@@ -91,8 +99,9 @@ pub fn render<G: TurnGame>(
         updated_at: row.updated_at,
         seats: seat_views(seats)?,
         rated: super::turns::is_rated::<G>(seats),
-        turn: game.turn(),
+        turn: turn_of(game, row.status),
         result: game.result(),
         state: game.view(viewer),
+        viewer,
     })
 }

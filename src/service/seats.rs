@@ -1,17 +1,59 @@
 //! Seats from the players a client names: parse, don't validate.
 
+use icu_properties::props::{BidiControl, BinaryProperty, DefaultIgnorableCodePoint};
+
 use super::ServiceError;
 use crate::games::{PlayerSpec, SeatKind};
 use crate::store::SeatRow;
 
-/// A player's name: trimmed, 1–32 characters, no control characters.
+/// A player's name: trimmed, 1–32 characters, no control characters, no invisible characters
+/// (Unicode's Default_Ignorable_Code_Point, which includes the bidirectional controls), and not
+/// `AI` in any case or look-alike unless it names an AI seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerName(String);
 
 impl PlayerName {
     pub const MAX_CHARS: usize = 32;
 
+    /// A name somebody takes: a human seat's, a joining player's, a registration's.
     pub fn parse(raw: &str) -> Result<Self, ServiceError> {
+        let name = Self::parse_for_ai(raw)?;
+        if name.is_reserved() {
+            return Err(ServiceError::Invalid(format!(
+                "the name {:?} is reserved for AI seats (in any case or look-alike): choose another name",
+                name.as_str()
+            )));
+        }
+        Ok(name)
+    }
+
+    /// A name an AI seat may carry: every rule of [`parse`](Self::parse) but the reservation of
+    /// `AI`, which is what AI seats are called.
+    pub fn parse_for_ai(raw: &str) -> Result<Self, ServiceError> {
+        let name = Self::lookup(raw)?;
+        // Characters that render as nothing, or reorder what follows (U+202E shows "bob" as
+        // "bob" reversed): two names that look alike would be two names.
+        if let Some(c) = raw.chars().find(|&c| BidiControl::for_char(c)) {
+            return Err(ServiceError::Invalid(format!(
+                "a player name may not contain bidirectional control characters (U+{:04X})",
+                c as u32
+            )));
+        }
+        if let Some(c) = raw
+            .chars()
+            .find(|&c| DefaultIgnorableCodePoint::for_char(c))
+        {
+            return Err(ServiceError::Invalid(format!(
+                "a player name may not contain invisible (default-ignorable) characters (U+{:04X})",
+                c as u32
+            )));
+        }
+        Ok(name)
+    }
+
+    /// A name as given to look a player up: only the rules names have always had (trimmed,
+    /// 1–32 characters, no control characters), so names taken before the newer rules are found.
+    pub fn lookup(raw: &str) -> Result<Self, ServiceError> {
         // Control characters are refused anywhere, the ends included, before trimming: the
         // schema says so, and a name sent as "bob\n" should not quietly become "bob".
         if raw.chars().any(char::is_control) {
@@ -28,6 +70,12 @@ impl PlayerName {
             )));
         }
         Ok(PlayerName(name.to_owned()))
+    }
+
+    /// Whether this is `AI` (compared canonically: `ai`, full-width `ＡＩ` …), which only AI seats
+    /// are called.
+    pub fn is_reserved(&self) -> bool {
+        self.canonical() == PlayerName(super::players::AI_NAME.into()).canonical()
     }
 
     pub fn as_str(&self) -> &str {
@@ -60,7 +108,12 @@ pub struct SeatPlan {
 
 impl SeatPlan {
     pub fn parse(index: usize, spec: &PlayerSpec) -> Result<Self, ServiceError> {
-        let name = spec.name.as_deref().map(PlayerName::parse).transpose()?;
+        // "AI" is refused below for every seat but an AI's.
+        let name = spec
+            .name
+            .as_deref()
+            .map(PlayerName::parse_for_ai)
+            .transpose()?;
         let open = spec.open.unwrap_or(false);
         match (spec.ai, open, name) {
             (Some(level), false, name) => Ok(SeatPlan {
@@ -71,6 +124,11 @@ impl SeatPlan {
                 kind: SeatKind::Open,
                 name: None,
             }),
+            (None, false, Some(name)) if name.is_reserved() => Err(ServiceError::Invalid(format!(
+                "player {index}: the name {:?} is reserved for AI seats (in any case or look-alike); \
+                 a human seat needs another name",
+                name.as_str()
+            ))),
             (None, false, Some(name)) => Ok(SeatPlan {
                 kind: SeatKind::Human,
                 name: Some(name),
@@ -154,5 +212,83 @@ mod tests {
             SeatKind::Open
         );
         assert!(SeatPlan::parse(0, &spec(Some("x"), None, Some(true))).is_err());
+    }
+
+    #[test]
+    fn invisible_and_bidirectional_characters_are_refused() {
+        let refused = |raw: &str, word: &str| match PlayerName::parse(raw) {
+            Err(ServiceError::Invalid(text)) => assert!(text.contains(word), "{raw:?}: {text}"),
+            other => panic!("{raw:?}: {other:?}"),
+        };
+        // Every bidirectional control (Unicode's Bidi_Control).
+        for c in ('\u{202A}'..='\u{202E}')
+            .chain('\u{2066}'..='\u{2069}')
+            .chain(['\u{200E}', '\u{200F}', '\u{061C}'])
+        {
+            refused(&format!("bob{c}x"), "bidirectional");
+            refused(&format!("{c}bob"), "bidirectional");
+        }
+        // Default_Ignorable_Code_Point: zero-width characters, word joiner and invisible
+        // operators, the BOM, the soft hyphen, the grapheme joiner, the Mongolian vowel separator,
+        // variation selectors (both blocks), the Hangul filler and the tag characters.
+        for c in [
+            '\u{200B}',
+            '\u{200C}',
+            '\u{200D}',
+            '\u{2060}',
+            '\u{2061}',
+            '\u{2064}',
+            '\u{FEFF}',
+            '\u{00AD}',
+            '\u{034F}',
+            '\u{180E}',
+            '\u{FE00}',
+            '\u{FE0F}',
+            '\u{E0100}',
+            '\u{3164}',
+            '\u{E0041}',
+        ] {
+            refused(&format!("bo{c}b"), "invisible");
+            refused(&format!("{c}"), "invisible");
+        }
+        // Visible names from other scripts are fine, right-to-left ones too.
+        for fine in [
+            "\u{05D3}\u{05D5}\u{05D3}",
+            "\u{0645}\u{062D}\u{0645}\u{062F}",
+            "Zo\u{EB}",
+            "\u{5F20}\u{4F1F}",
+        ] {
+            assert!(PlayerName::parse(fine).is_ok(), "{fine:?}");
+        }
+        // An AI seat's name follows the same rules.
+        assert!(PlayerName::parse_for_ai("A\u{200B}I").is_err());
+    }
+
+    #[test]
+    fn ai_is_reserved_for_ai_seats() {
+        for reserved in ["AI", "ai", "Ai", " aI ", "\u{FF21}i", "\u{FF21}\u{FF29}"] {
+            match PlayerName::parse(reserved) {
+                Err(ServiceError::Invalid(text)) => {
+                    assert!(
+                        text.contains("reserved for AI seats"),
+                        "{reserved:?}: {text}"
+                    )
+                }
+                other => panic!("{reserved:?}: {other:?}"),
+            }
+            let human = SeatPlan::parse(1, &spec(Some(reserved), None, None));
+            assert!(
+                matches!(&human, Err(ServiceError::Invalid(t)) if t.contains("reserved for AI seats")),
+                "{reserved:?}: {human:?}"
+            );
+            // An AI seat may carry it.
+            let ai = SeatPlan::parse(1, &spec(Some(reserved), Some(AiLevel::Easy), None)).unwrap();
+            assert_eq!(ai.kind, SeatKind::Ai(AiLevel::Easy));
+        }
+        for fine in ["AIa", "A I", "Al", "aim"] {
+            assert!(PlayerName::parse(fine).is_ok(), "{fine:?}");
+        }
+        // Looking a name up keeps the older rules, so a guest called "ai" before is still found.
+        assert!(PlayerName::lookup("ai").is_ok());
     }
 }

@@ -4,6 +4,7 @@
 //! compare-and-swaps the version and appends one entry to the move log, so the log's `seq` equals the
 //! version it produced: gapless, and the state is always the replay of the log.
 
+mod location;
 pub(crate) mod pieces;
 mod postgres;
 mod records;
@@ -13,6 +14,7 @@ mod sqlite;
 use async_trait::async_trait;
 use uuid::Uuid;
 
+pub use location::describe;
 pub use postgres::PgStore;
 pub use records::*;
 pub use sqlite::SqliteStore;
@@ -114,15 +116,17 @@ pub trait GameStore: Send + Sync + 'static {
     async fn save_deck(&self, deck: &DeckRecord, expected_version: i64) -> StoreResult<()>;
 }
 
-/// Opens the store a `DATABASE_URL` names and brings its schema up to date.
+/// Opens the store a `DATABASE_URL` names and brings its schema up to date. Errors never quote
+/// the URL (it may hold a password): [`describe`] says which database it was.
 pub async fn connect(url: &str) -> StoreResult<std::sync::Arc<dyn GameStore>> {
-    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+    if location::is_postgres(url) {
         Ok(std::sync::Arc::new(PgStore::connect(url).await?))
-    } else if url.starts_with("sqlite:") {
+    } else if location::is_sqlite(url) {
         Ok(std::sync::Arc::new(SqliteStore::connect(url).await?))
     } else {
         Err(StoreError::Unavailable(format!(
-            "unsupported DATABASE_URL scheme (use sqlite:// or postgres://): {url}"
+            "DATABASE_URL must start with sqlite:// or postgres:// (it has {})",
+            location::scheme(url)
         )))
     }
 }

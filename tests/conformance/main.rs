@@ -5,6 +5,8 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod http_cache;
+
 use common::TestApp;
 use parlor::games::TurnGame;
 use serde_json::{json, Value};
@@ -16,6 +18,8 @@ pub struct Fixture {
     /// A legal first move for seat 0, and a legal answer for seat 1.
     pub first: Value,
     pub second: Value,
+    /// The move that resigns, for a game that has one.
+    pub resign: Option<Value>,
 }
 
 struct Created {
@@ -209,7 +213,7 @@ pub async fn refuses_what_it_must<G: TurnGame>(app: TestApp, fixture: Fixture) {
         )
         .await;
     assert_eq!(played.status.as_u16(), 200, "{}", played.text);
-    assert_eq!(played.header("etag"), Some("\"1\""));
+    assert_eq!(played.header("etag"), Some("\"1-seat-0\""));
 
     let ended = app
         .post_as(&path::<G>(&game.id, "end"), json!({}), &game.tokens[1])
@@ -320,6 +324,318 @@ pub async fn open_seats_join<G: TurnGame>(app: TestApp, fixture: Fixture) {
         .assert_problem(409, "conflict");
 }
 
+/// The shape a generic client relies on is the same in every game: `turn` is null unless the
+/// game is active, every `game_over` event carries `game.result`, AI analysis speaks one
+/// vocabulary, a body with a repeated key is refused, and `auto_ai` answers a human's move with
+/// the AI's in the same request.
+pub async fn one_shape_everywhere<G: TurnGame>(app: TestApp, fixture: Fixture) {
+    let mut waiting = fixture.create.clone();
+    waiting["players"][1] = json!({"open": true});
+    let reply = app
+        .post(&format!("/v1/{}/games", G::NAME), waiting)
+        .await
+        .expect(201);
+    assert_eq!(reply.body["status"], "waiting", "{}", reply.text);
+    assert!(
+        reply.body["turn"].is_null(),
+        "a waiting game has a turn: {}",
+        reply.text
+    );
+    let id = reply.body["id"].as_str().unwrap();
+    let read = app.get(&path::<G>(id, "")).await.expect(200);
+    assert!(read.body["turn"].is_null(), "{}", read.text);
+
+    let game = create::<G>(&app, &fixture).await;
+    let moves = path::<G>(&game.id, "moves");
+    // `{"move": "h8", "move": "h8"}`: the first key of the move, twice.
+    let first = fixture.first.as_object().expect("a move is an object");
+    let (key, value) = first.iter().next().unwrap();
+    let mut doubled = serde_json::to_string(&fixture.first).unwrap();
+    doubled.pop();
+    doubled.push_str(&format!(",{}:{}}}", json!(key), value));
+    let refused = app
+        .client
+        .post(app.url(&moves))
+        .bearer_auth(&game.tokens[0])
+        .header("content-type", "application/json")
+        .body(doubled.clone())
+        .send()
+        .await
+        .unwrap();
+    common::Reply::from(refused)
+        .await
+        .assert_problem(400, "invalid_request");
+
+    let hint = app
+        .post_as(
+            &path::<G>(&game.id, "ai-move"),
+            json!({"time_ms": 50}),
+            &game.tokens[0],
+        )
+        .await
+        .expect(200);
+    let analysis = hint.body["analysis"]
+        .as_object()
+        .expect("a hint has its analysis");
+    let vocabulary = [
+        "level",
+        "principal_variation",
+        "score",
+        "win_rate",
+        "nodes",
+        "playouts",
+        "depth",
+        "elapsed_ms",
+        "candidates",
+    ];
+    for key in analysis.keys() {
+        assert!(
+            vocabulary.contains(&key.as_str()),
+            "analysis has {key:?}: {}",
+            hint.text
+        );
+    }
+    assert!(analysis["principal_variation"].is_array(), "{}", hint.text);
+    assert!(analysis["elapsed_ms"].is_u64(), "{}", hint.text);
+    assert!(analysis["candidates"].is_array(), "{}", hint.text);
+    let doc = app.get("/openapi.json").await.body;
+    assert!(doc["components"]["schemas"]["AiAnalysis"].is_object());
+
+    // The game ends by `end` (an abort, before seat 1 has moved): its game_over is the result.
+    app.post_as(&moves, fixture.first.clone(), &game.tokens[0])
+        .await
+        .expect(200);
+    let ended = app
+        .post_as(&path::<G>(&game.id, "end"), json!({}), &game.tokens[1])
+        .await
+        .expect(200);
+    assert!(ended.body["game"]["turn"].is_null(), "{}", ended.text);
+    assert_game_over_is_the_result(&ended.body);
+
+    // With `auto_ai`, the AI seat answers in the same request.
+    let mut against_ai = fixture.create.clone();
+    against_ai["players"][1] = json!({"ai": "easy"});
+    against_ai["auto_ai"] = json!(true);
+    let reply = app
+        .post(&format!("/v1/{}/games", G::NAME), against_ai)
+        .await
+        .expect(201);
+    let id = reply.body["id"].as_str().unwrap().to_owned();
+    let token = reply.body["tokens"][0]["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let played = app
+        .post_as(&path::<G>(&id, "moves"), fixture.first.clone(), &token)
+        .await
+        .expect(200);
+    let game = &played.body["game"];
+    assert!(
+        game["version"].as_i64().unwrap() >= 2,
+        "the AI did not answer: {}",
+        played.text
+    );
+    if game["status"] == "active" {
+        assert_eq!(game["turn"], 0, "{}", played.text);
+    }
+}
+
+fn assert_game_over_is_the_result(outcome: &Value) {
+    let result = &outcome["game"]["result"];
+    assert!(result.is_object(), "the game has no result: {outcome}");
+    let over: Vec<&Value> = outcome["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["type"] == "game_over")
+        .collect();
+    assert_eq!(over.len(), 1, "one game_over event: {outcome}");
+    assert_eq!(&over[0]["result"], result, "game_over carries game.result");
+}
+
+/// Endings are fair: `end` aborts only until every seat has moved (then 409, resign instead),
+/// and a resignation is accepted from either seat at any time.
+pub async fn endings_are_fair<G: TurnGame>(app: TestApp, fixture: Fixture) {
+    let game = create::<G>(&app, &fixture).await;
+    let moves = path::<G>(&game.id, "moves");
+    app.post_as(&moves, fixture.first.clone(), &game.tokens[0])
+        .await
+        .expect(200);
+    app.post_as(&moves, fixture.second.clone(), &game.tokens[1])
+        .await
+        .expect(200);
+    let refused = app
+        .post_as(&path::<G>(&game.id, "end"), json!({}), &game.tokens[0])
+        .await;
+    refused.assert_problem(409, "conflict");
+    assert!(
+        refused.body["detail"].as_str().unwrap().contains("resign"),
+        "{}",
+        refused.text
+    );
+    let Some(resign) = fixture.resign else { return };
+    // Seat 0 is to move; seat 1 resigns out of turn.
+    let resigned = app
+        .post_as(&moves, resign, &game.tokens[1])
+        .await
+        .expect(200);
+    assert_eq!(
+        resigned.body["game"]["status"], "finished",
+        "{}",
+        resigned.text
+    );
+    assert_eq!(resigned.body["game"]["result"]["winners"], json!([0]));
+    assert_game_over_is_the_result(&resigned.body);
+}
+
+/// No cache between a client and the server ever answers one viewer with another viewer's view:
+/// a private cache that honours `Vary`, and a broken one that ignores it, in every order of the
+/// spectator's and both seats' reads, with a change between rounds or not.
+pub async fn caches_keep_views_apart<G: TurnGame>(app: TestApp, fixture: Fixture) {
+    let viewers = [None, Some(0usize), Some(1usize)];
+    let orders = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    for honour_vary in [true, false] {
+        for order in orders {
+            for change_between in [false, true] {
+                let game = create::<G>(&app, &fixture).await;
+                let url = app.url(&path::<G>(&game.id, ""));
+                let mut cache = http_cache::Cache::new(honour_vary);
+                for round in 0..2 {
+                    if round == 1 && change_between {
+                        app.post_as(
+                            &path::<G>(&game.id, "moves"),
+                            fixture.first.clone(),
+                            &game.tokens[0],
+                        )
+                        .await
+                        .expect(200);
+                    }
+                    for &i in &order {
+                        let token = viewers[i].map(|seat| game.tokens[seat].as_str());
+                        let through_cache = cache.get(&app.client, &url, token).await;
+                        let direct = match token {
+                            Some(t) => app.get_as(&path::<G>(&game.id, ""), t).await,
+                            None => app.get(&path::<G>(&game.id, "")).await,
+                        };
+                        assert_eq!(
+                            through_cache, direct.body,
+                            "viewer {:?} got another view through the cache (vary honoured: \
+                             {honour_vary}, order {order:?}, round {round})",
+                            viewers[i]
+                        );
+                    }
+                }
+            }
+        }
+    }
+    // What the headers promise.
+    let game = create::<G>(&app, &fixture).await;
+    let public = app.get(&path::<G>(&game.id, "")).await;
+    let private = app.get_as(&path::<G>(&game.id, ""), &game.tokens[0]).await;
+    assert_eq!(public.header("etag"), Some("\"0\""));
+    assert_eq!(private.header("etag"), Some("\"0-seat-0\""));
+    assert_eq!(public.header("cache-control"), Some("no-cache"));
+    assert_eq!(private.header("cache-control"), Some("private, no-cache"));
+    for reply in [&public, &private] {
+        let vary = reply.header("vary").unwrap_or_default();
+        assert!(
+            vary.split(',').any(|h| h.trim() == "Authorization"),
+            "Vary: {vary}"
+        );
+    }
+    let created = app
+        .post(&format!("/v1/{}/games", G::NAME), fixture.create.clone())
+        .await;
+    assert_eq!(
+        created.header("cache-control"),
+        Some("no-store"),
+        "the tokens are not cached"
+    );
+    let missing = app
+        .get(&path::<G>("00000000-0000-7000-8000-000000000000", ""))
+        .await;
+    assert_eq!(
+        missing.header("cache-control"),
+        Some("no-store"),
+        "errors are not cached"
+    );
+    // `If-Match` takes the seat's ETag (or the bare version) as the version it names.
+    let moved = app
+        .send(
+            reqwest::Method::POST,
+            &path::<G>(&game.id, "moves"),
+            Some(&fixture.first),
+            Some(&game.tokens[0]),
+            &[("If-Match", "\"0-seat-0\"")],
+        )
+        .await
+        .expect(200);
+    assert_eq!(moved.header("etag"), Some("\"1-seat-0\""));
+}
+
+/// A registered player takes their seat back with their key: a fresh token, the old one revoked;
+/// a guest's seat cannot be taken that way.
+pub async fn seats_come_back<G: TurnGame>(app: TestApp, fixture: Fixture) {
+    let registered = app
+        .post("/v1/players", json!({"name": "carol"}))
+        .await
+        .expect(201);
+    let key = registered.body["key"].as_str().unwrap().to_owned();
+    let mut body = fixture.create.clone();
+    body["players"][0] = json!({"name": "carol"});
+    let reply = app
+        .send(
+            reqwest::Method::POST,
+            &format!("/v1/{}/games", G::NAME),
+            Some(&body),
+            Some(&key),
+            &[],
+        )
+        .await
+        .expect(201);
+    let id = reply.body["id"].as_str().unwrap().to_owned();
+    let old = reply.body["tokens"][0]["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let token_route = |seat: usize| format!("{}/seats/{seat}/token", path::<G>(&id, ""));
+    app.post(&token_route(0), json!(null))
+        .await
+        .assert_problem(401, "unauthorized");
+    let renewed = app
+        .post_as(&token_route(0), json!(null), &key)
+        .await
+        .expect(200);
+    assert_eq!(renewed.header("cache-control"), Some("no-store"));
+    assert_eq!(renewed.body["seat"], 0);
+    let fresh = renewed.body["token"].as_str().unwrap().to_owned();
+    assert_ne!(fresh, old);
+    app.get_as(&path::<G>(&id, ""), &old)
+        .await
+        .assert_problem(401, "unauthorized");
+    let read = app.get_as(&path::<G>(&id, ""), &fresh).await.expect(200);
+    assert_eq!(
+        read.header("etag").map(|e| e.contains("-seat-0")),
+        Some(true)
+    );
+    app.post_as(&path::<G>(&id, "moves"), fixture.first.clone(), &fresh)
+        .await
+        .expect(200);
+    app.post_as(&token_route(1), json!(null), &key)
+        .await
+        .assert_problem(403, "forbidden");
+    app.post_as(&token_route(7), json!(null), &key)
+        .await
+        .assert_problem(404, "not_found");
+}
+
 macro_rules! conformance {
     ($module:ident, $game:ty, $fixture:expr) => {
         mod $module {
@@ -340,6 +656,18 @@ macro_rules! conformance {
             async fn open_seats_join(app: TestApp) {
                 super::open_seats_join::<$game>(app, $fixture).await
             }
+            async fn one_shape_everywhere(app: TestApp) {
+                super::one_shape_everywhere::<$game>(app, $fixture).await
+            }
+            async fn endings_are_fair(app: TestApp) {
+                super::endings_are_fair::<$game>(app, $fixture).await
+            }
+            async fn caches_keep_views_apart(app: TestApp) {
+                super::caches_keep_views_apart::<$game>(app, $fixture).await
+            }
+            async fn seats_come_back(app: TestApp) {
+                super::seats_come_back::<$game>(app, $fixture).await
+            }
 
             $crate::on_both_stores!(
                 state_round_trips,
@@ -347,6 +675,10 @@ macro_rules! conformance {
                 refuses_what_it_must,
                 routes_match_the_trait,
                 open_seats_join,
+                one_shape_everywhere,
+                endings_are_fair,
+                caches_keep_views_apart,
+                seats_come_back,
             );
         }
     };
@@ -359,6 +691,7 @@ conformance!(
         create: json!({"players": [{"name": "alice"}, {"name": "bob"}]}),
         first: json!({"move": "h8"}),
         second: json!({"move": "a1"}),
+        resign: Some(json!({"move": "resign"})),
     }
 );
 
@@ -369,6 +702,7 @@ conformance!(
         create: json!({"size": 9, "players": [{"name": "alice"}, {"name": "bob"}]}),
         first: json!({"move": "E5"}),
         second: json!({"move": "C3"}),
+        resign: Some(json!({"move": "resign"})),
     }
 );
 
@@ -387,5 +721,6 @@ conformance!(
         }),
         first: json!({"action": "play", "card": "R0"}),
         second: json!({"action": "play", "card": "R1"}),
+        resign: None,
     }
 );

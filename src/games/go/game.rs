@@ -5,6 +5,7 @@
 
 use crate::games::ready_json::{self, ReadyJson};
 use crate::games::takeback::{Takeback, TakebackProposal};
+use crate::games::{EndReason, GameResult};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -206,6 +207,24 @@ pub struct GoResult {
     pub score: Option<ScoreReport>,
 }
 
+/// Why a Go game ended by a count, as `game.result.reason` says it.
+pub const SCORE: EndReason = EndReason::named("score");
+
+impl GoResult {
+    /// The result in the shape every game shares (`game.result`): winners as seats.
+    pub fn shared(&self) -> GameResult {
+        GameResult {
+            winners: self.winner.map(seat_of).into_iter().collect(),
+            reason: match self.reason {
+                GoEndReason::Resign => EndReason::RESIGN,
+                GoEndReason::Score => SCORE,
+                GoEndReason::Aborted => EndReason::ABORTED,
+            },
+            summary: self.summary.clone(),
+        }
+    }
+}
+
 fn opt_color_name<S: serde::Serializer>(c: &Option<Color>, s: S) -> Result<S::Ok, S::Error> {
     c.map(color_name).serialize(s)
 }
@@ -249,8 +268,9 @@ pub enum GoEvent {
     TakebackDeclined {
         proposal: TakebackProposal,
     },
+    /// The game ended: the result as `game.result` shows it.
     GameOver {
-        result: GoResult,
+        result: GameResult,
     },
 }
 
@@ -590,8 +610,9 @@ impl GoGame {
         if self.is_over() {
             return Err(GoError::GameOver);
         }
+        // A resignation is accepted at any time, from either colour.
         let expected = self.next();
-        if color != expected {
+        if color != expected && play != GoPlay::Resign {
             return Err(GoError::NotYourTurn { color, expected });
         }
         if play == GoPlay::Resign {
@@ -601,7 +622,9 @@ impl GoGame {
                 seat: seat_of(color),
                 color: color_name(color),
             }];
-            events.extend(self.result().map(|result| GoEvent::GameOver { result }));
+            events.extend(self.result().map(|result| GoEvent::GameOver {
+                result: result.shared(),
+            }));
             return Ok(events);
         }
         let turn = Turn { color, play };
@@ -784,7 +807,9 @@ impl GoGame {
             }
             GoPlay::Resign => unreachable!("a resignation is not part of the move list"),
         }
-        events.extend(self.result().map(|result| GoEvent::GameOver { result }));
+        events.extend(self.result().map(|result| GoEvent::GameOver {
+            result: result.shared(),
+        }));
         Ok(events)
     }
 

@@ -12,20 +12,19 @@ use utoipa::ToSchema;
 
 use super::ai::{self, Analysis, GoAiRequest, Level};
 use super::board::{Board, Color, Pt};
-use super::game::{color_of_seat, seat_of, GoEndReason, GoError, GoEvent, GoGame, GoOptions};
-use super::game::{GoResult, GoView};
+use super::game::GoView;
+use super::game::{color_of_seat, seat_of, GoError, GoEvent, GoGame, GoOptions};
 use super::score::{ScoreReport, Scoring};
 use super::sgf::SgfMeta;
 use super::vertex::{GoPlay, Vertex};
 use crate::games::takeback::{Takeback, TakebackAction, TakebackRule, Verdict};
 use crate::games::{
-    schema_of, AiBudget, AiChoice, AiLevel, EndReason, GameResult, PlayerSpec, Report, ReportParam,
-    ReportQuery, ReportSpec, RuleError, Seat, SeatKind, TurnGame,
+    schema_of, AiAnalysis, AiBudget, AiCandidate, AiChoice, AiLevel, GameResult, PlayerSpec,
+    Report, ReportParam, ReportQuery, ReportSpec, RuleError, Seat, SeatKind, TurnGame,
 };
 use crate::rating::AiRatings;
 
-/// Go's own reason for an ending by two passes and a count.
-pub const SCORE: EndReason = EndReason::named("score");
+pub use super::game::SCORE;
 
 /// Playouts behind `score?estimate=true`: enough for a stone's fate to show (the standard error
 /// of a point's estimate is about 0.03), few enough for a read on a request thread.
@@ -59,6 +58,9 @@ pub struct GoCreate {
     /// with the number of the move that breaks it.
     #[schema(example = "(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[cc])")]
     pub sgf: Option<String>,
+    /// Whether the server plays the AI seats by itself after each human change, in the same
+    /// request (default false: an AI seat moves on `ai-move`).
+    pub auto_ai: Option<bool>,
     /// Two players: seat 0 is black and moves first.
     #[schema(min_items = 2, max_items = 2)]
     pub players: Vec<PlayerSpec>,
@@ -85,15 +87,15 @@ pub struct GoMove {
 /// bytes of what was stored, and the store writes only the end (`STATE_GROWS_AT_END`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GoTable {
-    /// Seat names as the creator gave them, for the SGF record's `PB` and `PW`.
-    #[serde(default)]
-    names: [Option<String>; 2],
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     ai_resign: bool,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     aborted: bool,
     #[serde(default)]
     takeback: Takeback,
+    /// Created with `auto_ai`: the server plays AI seats after each human change.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    auto_ai: bool,
     game: GoGame,
 }
 
@@ -111,27 +113,6 @@ pub struct GoScore {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Vec<String>>, example = json!(["D4", "Q16"]))]
     pub dead: Option<Vec<Vertex>>,
-}
-
-/// What the AI says about its choice: points as GTP vertices.
-#[derive(Clone, Debug, Serialize)]
-struct GoAnalysis {
-    level: &'static str,
-    /// The chance that the side to move wins, as the search sees it.
-    win_rate: f32,
-    playouts: u64,
-    /// The expected line, starting with the chosen move.
-    pv: Vec<String>,
-    /// The most visited moves, best first.
-    candidates: Vec<GoCandidate>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-struct GoCandidate {
-    #[serde(rename = "move")]
-    play: String,
-    visits: u32,
-    win_rate: f32,
 }
 
 fn rule_error(err: GoError) -> RuleError {
@@ -167,39 +148,32 @@ fn play_name(board: &Board, play: Option<Pt>) -> String {
     play.map_or_else(|| "pass".to_owned(), |p| vertex_of(board, p).to_string())
 }
 
-fn analysis_of(board: &Board, level: AiLevel, analysis: &Analysis) -> GoAnalysis {
-    GoAnalysis {
-        level: level.as_str(),
-        win_rate: analysis.win_rate,
-        playouts: analysis.playouts,
-        pv: analysis
+fn analysis_of(board: &Board, level: AiLevel, analysis: &Analysis) -> AiAnalysis {
+    AiAnalysis {
+        level,
+        principal_variation: analysis
             .pv
             .iter()
             .map(|&p| vertex_of(board, p).to_string())
             .collect(),
+        win_rate: Some(f64::from(analysis.win_rate)),
+        playouts: Some(analysis.playouts),
         candidates: analysis
             .candidates
             .iter()
-            .map(|c| GoCandidate {
+            .map(|c| AiCandidate {
                 play: play_name(board, c.play),
-                visits: c.visits,
-                win_rate: c.win_rate,
+                visits: u64::from(c.visits),
+                win_rate: Some(f64::from(c.win_rate)),
             })
             .collect(),
+        ..AiAnalysis::default()
     }
 }
 
 /// The seat's colour, or why the seat cannot play.
 fn color_for(seat: Seat) -> Result<Color, RuleError> {
     color_of_seat(seat).ok_or_else(|| RuleError::Illegal(format!("Go has no seat {seat}")))
-}
-
-/// A name for the SGF record: the player's, or the AI's level.
-fn record_name(spec: &PlayerSpec) -> Option<String> {
-    spec.name.clone().or_else(|| {
-        spec.ai
-            .map(|level| format!("Parlor AI ({})", level.as_str()))
-    })
 }
 
 /// A query flag: `true`/`false` (or `1`/`0`), absent is false.
@@ -216,9 +190,10 @@ fn flag(query: &ReportQuery, name: &str) -> Result<bool, RuleError> {
     }
 }
 
-/// `dead=D4,Q16`: the vertices, in the client's words when one is not a vertex.
+/// `dead=D4,Q16`: the vertices, in the client's words when one is not a vertex. Left out or
+/// empty (`dead=`, as a form with an empty field sends it): no dead stones.
 fn dead_list(query: &ReportQuery) -> Result<Vec<Vertex>, RuleError> {
-    let Some(text) = query.get("dead") else {
+    let Some(text) = query.get("dead").filter(|t| !t.is_empty()) else {
         return Ok(Vec::new());
     };
     // Exactly the documented pattern (vertices joined by commas, nothing else), so that what the
@@ -264,10 +239,10 @@ static REPORTS: &[ReportSpec] = &[
         params: &[
             ReportParam {
                 name: "dead",
-                description: "Stones to count as dead, comma-separated GTP vertices: `D4,Q16`",
+                description: "Stones to count as dead, comma-separated GTP vertices: `D4,Q16`; empty: none",
                 values: &[],
                 pattern: Some(
-                    "^[A-HJ-Za-hj-z](2[0-5]|1[0-9]|[1-9])(,[A-HJ-Za-hj-z](2[0-5]|1[0-9]|[1-9]))*$",
+                    "^([A-HJ-Za-hj-z](2[0-5]|1[0-9]|[1-9])(,[A-HJ-Za-hj-z](2[0-5]|1[0-9]|[1-9]))*)?$",
                 ),
             },
             ReportParam {
@@ -415,11 +390,12 @@ impl GoTable {
         })
     }
 
-    fn sgf(&self) -> String {
-        let [black, white] = self.names.clone();
+    /// The record, with the seats' names as `PB` and `PW`.
+    fn sgf(&self, names: &[Option<String>]) -> String {
+        let name = |seat: usize| names.get(seat).cloned().flatten();
         let meta = SgfMeta {
-            black,
-            white,
+            black: name(0),
+            white: name(1),
             date: Some(chrono::Utc::now().format("%Y-%m-%d").to_string()),
         };
         self.game.to_sgf(&meta)
@@ -492,13 +468,12 @@ impl TurnGame for GoTable {
             }
             None => GoGame::new(Self::options_from(options)?).map_err(rule_error)?,
         };
-        let name = |seat: usize| options.players.get(seat).and_then(record_name);
         Ok(GoTable {
             game,
-            names: [name(0), name(1)],
             ai_resign: options.ai_resign.unwrap_or(false),
             aborted: false,
             takeback: Takeback::new(options.takeback.unwrap_or_default()),
+            auto_ai: options.auto_ai.unwrap_or(false),
         })
     }
 
@@ -508,6 +483,21 @@ impl TurnGame for GoTable {
         } else {
             Some(seat_of(self.game.next()))
         }
+    }
+
+    fn auto_ai(&self) -> bool {
+        self.auto_ai
+    }
+
+    fn resigns(mv: &GoMove) -> bool {
+        mv.play == GoPlay::Resign
+    }
+
+    fn has_moved(&self, seat: Seat) -> bool {
+        self.game
+            .moves()
+            .iter()
+            .any(|turn| seat_of(turn.color) == seat)
     }
 
     fn apply(&mut self, seat: Seat, mv: &GoMove) -> Result<Vec<GoEvent>, RuleError> {
@@ -527,12 +517,7 @@ impl TurnGame for GoTable {
     fn abort(&mut self) -> Vec<GoEvent> {
         self.aborted = true;
         vec![GoEvent::GameOver {
-            result: GoResult {
-                winner: None,
-                reason: GoEndReason::Aborted,
-                summary: GameResult::aborted().summary,
-                score: None,
-            },
+            result: GameResult::aborted(),
         }]
     }
 
@@ -540,15 +525,7 @@ impl TurnGame for GoTable {
         if self.aborted {
             return Some(GameResult::aborted());
         }
-        self.game.result().map(|result| GameResult {
-            winners: result.winner.map(seat_of).into_iter().collect(),
-            reason: match result.reason {
-                GoEndReason::Resign => EndReason::RESIGN,
-                GoEndReason::Score => SCORE,
-                GoEndReason::Aborted => EndReason::ABORTED,
-            },
-            summary: result.summary,
-        })
+        self.game.result().map(|result| result.shared())
     }
 
     fn view(&self, _seat: Option<Seat>) -> GoView {
@@ -602,7 +579,7 @@ impl TurnGame for GoTable {
         };
         Ok(AiChoice {
             chosen: GoMove { play },
-            analysis: serde_json::to_value(analysis_of(board, level, &decision.analysis)).ok(),
+            analysis: Some(analysis_of(board, level, &decision.analysis)),
         })
     }
 
@@ -637,7 +614,12 @@ impl TurnGame for GoTable {
         REPORTS
     }
 
-    fn report(&self, name: &str, query: &ReportQuery) -> Result<Report, RuleError> {
+    fn report(
+        &self,
+        name: &str,
+        query: &ReportQuery,
+        names: &[Option<String>],
+    ) -> Result<Report, RuleError> {
         match name {
             "score" => {
                 let score = self.score(query)?;
@@ -645,7 +627,7 @@ impl TurnGame for GoTable {
                     RuleError::Unsupported(format!("the count does not serialize: {e}"))
                 })
             }
-            "sgf" => Ok(Report::Text(self.sgf())),
+            "sgf" => Ok(Report::Text(self.sgf(names))),
             other => Err(RuleError::Unsupported(format!(
                 "go has no report {other:?}"
             ))),
@@ -666,6 +648,20 @@ mod tests {
             ..GoCreate::default()
         };
         GoTable::new(&options, seats, 0).expect("valid options")
+    }
+
+    #[test]
+    fn the_record_names_the_seats_as_the_game_does() {
+        let game = table(9, &[SeatKind::Human, SeatKind::Human]);
+        let names = [Some("carol".to_owned()), Some("AI".to_owned())];
+        let Ok(Report::Text(sgf)) = game.report("sgf", &ReportQuery::new(), &names) else {
+            panic!("no SGF")
+        };
+        assert!(sgf.contains("PB[carol]") && sgf.contains("PW[AI]"), "{sgf}");
+        let Ok(Report::Text(open)) = game.report("sgf", &ReportQuery::new(), &[None, None]) else {
+            panic!("no SGF")
+        };
+        assert!(!open.contains("PB[") && !open.contains("PW["), "{open}");
     }
 
     fn mv(text: &str) -> GoMove {
@@ -713,7 +709,8 @@ mod tests {
         let mut game = table(9, &[SeatKind::Human, SeatKind::Human]);
         game.apply(0, &mv("D4")).unwrap();
         let refused = |pairs: &[(&str, &str)], word: &str| {
-            let Err(RuleError::InvalidOptions(text)) = game.report("score", &query(pairs)) else {
+            let Err(RuleError::InvalidOptions(text)) = game.report("score", &query(pairs), &[])
+            else {
                 panic!("{pairs:?} accepted")
             };
             assert!(text.contains(word), "{pairs:?}: {text}");
@@ -725,15 +722,24 @@ mod tests {
         refused(&[("estimate", "yes")], "yes");
         refused(&[("estimate", "0")], "0");
         refused(&[("estimate", "1")], "1");
-        refused(&[("dead", "")], "empty");
         refused(&[("dead", "d4,")], "empty");
+        refused(&[("dead", ",")], "empty");
         refused(&[("dead", " d4")], "column");
-        let Ok(Report::Json(count)) = game.report("score", &query(&[("dead", "d4")])) else {
+        let Ok(Report::Json(count)) = game.report("score", &query(&[("dead", "d4")]), &[]) else {
             panic!("a lower-case vertex is fine")
         };
         assert_eq!(count["white"]["captures"], 1);
+        // An empty list is no dead stones, as if left out.
+        let Ok(Report::Json(none)) = game.report("score", &query(&[("dead", "")]), &[]) else {
+            panic!("an empty dead list is refused")
+        };
+        let Ok(Report::Json(plain)) = game.report("score", &ReportQuery::new(), &[]) else {
+            panic!("a plain count is refused")
+        };
+        assert_eq!(none, plain);
+        assert_eq!(none["white"]["captures"], 0);
         assert!(matches!(
-            game.report("territory", &ReportQuery::new()),
+            game.report("territory", &ReportQuery::new(), &[]),
             Err(RuleError::Unsupported(_))
         ));
     }
@@ -759,10 +765,14 @@ mod tests {
             panic!("{:?}", choice.chosen)
         };
         let analysis = choice.analysis.expect("an analysis");
-        assert_eq!(analysis["level"], "normal");
-        assert_eq!(analysis["pv"][0], at.to_string(), "{analysis}");
-        for candidate in analysis["candidates"].as_array().unwrap() {
-            let name = candidate["move"].as_str().unwrap();
+        assert_eq!(analysis.level, AiLevel::Normal);
+        assert_eq!(
+            analysis.principal_variation[0],
+            at.to_string(),
+            "{analysis:?}"
+        );
+        for candidate in &analysis.candidates {
+            let name = candidate.play.as_str();
             assert!(name == "pass" || name.parse::<Vertex>().is_ok(), "{name}");
         }
         game.apply(1, &choice.chosen)
@@ -774,7 +784,7 @@ mod tests {
         let mut game = table(9, &[SeatKind::Human, SeatKind::Human]);
         let events = game.abort();
         assert!(
-            matches!(&events[0], GoEvent::GameOver { result } if result.reason == GoEndReason::Aborted)
+            matches!(&events[0], GoEvent::GameOver { result } if result.reason == crate::games::EndReason::ABORTED)
         );
         assert_eq!(game.turn(), None);
         assert_eq!(game.result(), Some(GameResult::aborted()));

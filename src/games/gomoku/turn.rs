@@ -12,8 +12,8 @@ use utoipa::ToSchema;
 use super::{ai, Gomoku, GomokuError, Point, Rule, Stone};
 use crate::games::takeback::{Takeback, TakebackAction, TakebackProposal, TakebackRule, Verdict};
 use crate::games::{
-    AiBudget, AiChoice, AiLevel, EndReason, GameResult, PlayerSpec, RuleError, Seat, SeatKind,
-    TurnGame,
+    AiAnalysis, AiBudget, AiChoice, AiLevel, EndReason, GameResult, PlayerSpec, RuleError, Seat,
+    SeatKind, TurnGame,
 };
 use crate::rating::AiRatings;
 
@@ -32,6 +32,9 @@ pub struct GomokuOptions {
     pub rule: Option<Rule>,
     /// Who may undo: `consent` (default: between humans the other seat agrees), `any`, `off`.
     pub takeback: Option<TakebackRule>,
+    /// Whether the server plays the AI seats by itself after each human change, in the same
+    /// request (default false: an AI seat moves on `ai-move`).
+    pub auto_ai: Option<bool>,
     /// Two players: seat 0 is black and moves first.
     #[schema(min_items = 2, max_items = 2)]
     pub players: Vec<PlayerSpec>,
@@ -102,6 +105,9 @@ pub struct GomokuGame {
     aborted: bool,
     #[serde(default)]
     takeback: Takeback,
+    /// Created with `auto_ai`: the server plays AI seats after each human change.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    auto_ai: bool,
     board: Gomoku,
 }
 
@@ -182,6 +188,23 @@ fn color_word(stone: Stone) -> &'static str {
     }
 }
 
+/// The engine's report in the shared vocabulary.
+fn analysis_of(analysis: &ai::Analysis) -> AiAnalysis {
+    AiAnalysis {
+        level: analysis.level,
+        principal_variation: analysis
+            .principal_variation
+            .iter()
+            .map(Point::to_string)
+            .collect(),
+        score: Some(i64::from(analysis.score)),
+        nodes: Some(analysis.nodes),
+        depth: (analysis.depth > 0).then_some(analysis.depth),
+        elapsed_ms: analysis.elapsed_ms,
+        ..AiAnalysis::default()
+    }
+}
+
 impl GomokuGame {
     pub fn board(&self) -> &Gomoku {
         &self.board
@@ -250,6 +273,7 @@ impl TurnGame for GomokuGame {
             resigned: None,
             aborted: false,
             takeback: Takeback::new(options.takeback.unwrap_or_default()),
+            auto_ai: options.auto_ai.unwrap_or(false),
         })
     }
 
@@ -259,6 +283,19 @@ impl TurnGame for GomokuGame {
         } else {
             Some(seat_of(self.board.next()))
         }
+    }
+
+    fn auto_ai(&self) -> bool {
+        self.auto_ai
+    }
+
+    fn resigns(mv: &GomokuMove) -> bool {
+        mv.play == GomokuPlay::Resign
+    }
+
+    /// Black (seat 0) moves first, and the seats alternate.
+    fn has_moved(&self, seat: Seat) -> bool {
+        self.board.moves().len() > seat
     }
 
     fn apply(&mut self, seat: Seat, mv: &GomokuMove) -> Result<Vec<GomokuEvent>, RuleError> {
@@ -349,7 +386,7 @@ impl TurnGame for GomokuGame {
             chosen: GomokuMove {
                 play: GomokuPlay::Place(decision.point),
             },
-            analysis: serde_json::to_value(&decision.analysis).ok(),
+            analysis: Some(analysis_of(&decision.analysis)),
         })
     }
 

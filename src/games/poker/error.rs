@@ -1,6 +1,7 @@
 use super::card::Card;
 
-/// A well-formed request the rules cannot serve: the HTTP layer answers 422.
+/// A well-formed request the rules cannot serve: the HTTP layer answers 422, or 409 for
+/// [`NothingDrawn`](PokerError::NothingDrawn) (the deck's state, like a game's nothing to undo).
 ///
 /// (A malformed card code is a [`ParseCardError`](super::ParseCardError) instead: 400.)
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -38,7 +38,7 @@ pub enum UnoAction {
 }
 
 /// What happened, as the whole table may see it: a draw says how many cards, never which.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum UnoEvent {
     Dealt {
@@ -109,6 +109,10 @@ pub enum UnoEvent {
         points: u32,
     },
     Aborted,
+    /// The game ended: the result as `game.result` shows it (after `won` or `aborted`).
+    GameOver {
+        result: crate::games::GameResult,
+    },
 }
 
 /// Why an action was refused. Each message is a plain sentence for the client.

@@ -604,7 +604,7 @@ impl Uno {
     }
 
     fn record(&mut self, events: &[UnoEvent]) {
-        for &e in events {
+        for e in events.iter().cloned() {
             if self.log.len() == LOG_LEN {
                 self.log.pop_front();
             }

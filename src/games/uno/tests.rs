@@ -253,7 +253,7 @@ fn an_explicit_deck_deals_top_first_and_a_wild_start_card_goes_to_the_bottom() {
         Some(&wilds[0]),
         "the wild is at the bottom"
     );
-    let events: Vec<UnoEvent> = game.log().copied().collect();
+    let events: Vec<UnoEvent> = game.log().cloned().collect();
     assert!(events.contains(&UnoEvent::StartCardBuried { card: wilds[0] }));
     assert_conserved(&game);
 }
@@ -922,7 +922,7 @@ fn random_game(
 ) -> Uno {
     let mut game = Uno::new(seats, rules, seed).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xabcdef);
-    let start: Vec<UnoEvent> = game.log().copied().collect();
+    let start: Vec<UnoEvent> = game.log().cloned().collect();
     check(&game, &start);
     for _ in 0..600 {
         if game.is_over() {

@@ -11,8 +11,8 @@ use utoipa::ToSchema;
 use super::ai::{self, Level, Limits};
 use super::{Card, DeckSource, Outcome, Rules, Uno, UnoAction, UnoError, UnoEvent, UnoView};
 use crate::games::{
-    AiBudget, AiChoice, AiLevel, EndReason, GameResult, PlayerSpec, RuleError, Seat, SeatKind,
-    TurnGame,
+    AiAnalysis, AiBudget, AiCandidate, AiChoice, AiLevel, EndReason, GameResult, PlayerSpec,
+    RuleError, Seat, SeatKind, TurnGame,
 };
 use crate::seed::Seed;
 
@@ -57,6 +57,9 @@ pub struct UnoGame {
     /// seat's kind and level); `hard` reads their plays as seed 000's tree's.
     #[serde(default)]
     easy_seats: Vec<usize>,
+    /// Seats that have made a move of their own (a play, draw, pass or jump-in).
+    #[serde(default)]
+    moved: Vec<bool>,
 }
 
 /// The seats `seats` shows as `easy` bots.
@@ -64,6 +67,48 @@ fn easy_seats(seats: &[SeatKind]) -> Vec<usize> {
     (0..seats.len())
         .filter(|&s| seats[s] == SeatKind::Ai(AiLevel::Easy))
         .collect()
+}
+
+/// An action in short text, for the AI's analysis: `R5`, `W4 blue`, `draw`, `pass`, `jump_in R5`.
+fn notation(action: &UnoAction) -> String {
+    match action {
+        UnoAction::Play { card, color: None } => card.to_string(),
+        UnoAction::Play {
+            card,
+            color: Some(color),
+        } => format!(
+            "{card} {}",
+            serde_json::to_value(color)
+                .ok()
+                .and_then(|c| c.as_str().map(str::to_owned))
+                .unwrap_or_default()
+        ),
+        UnoAction::Draw => "draw".into(),
+        UnoAction::Pass => "pass".into(),
+        UnoAction::JumpIn { card } => format!("jump_in {card}"),
+    }
+}
+
+/// The engine's report in the shared vocabulary.
+fn analysis_of(level: AiLevel, decision: &ai::Decision) -> AiAnalysis {
+    let analysis = &decision.analysis;
+    AiAnalysis {
+        level,
+        principal_variation: vec![notation(&decision.action)],
+        playouts: (analysis.iterations > 0).then_some(analysis.iterations),
+        win_rate: analysis.candidates.first().map(|c| c.win_rate),
+        elapsed_ms: analysis.elapsed_ms,
+        candidates: analysis
+            .candidates
+            .iter()
+            .map(|c| AiCandidate {
+                play: notation(&c.action),
+                visits: c.visits,
+                win_rate: Some(c.win_rate),
+            })
+            .collect(),
+        ..AiAnalysis::default()
+    }
 }
 
 impl UnoGame {
@@ -171,6 +216,7 @@ impl TurnGame for UnoGame {
             auto_ai: options.auto_ai.unwrap_or(true),
             start_by_hand: options.start == Some(false),
             easy_seats: easy_seats(seats),
+            moved: vec![false; seats.len()],
         })
     }
 
@@ -203,13 +249,26 @@ impl TurnGame for UnoGame {
     }
 
     fn apply(&mut self, seat: Seat, mv: &UnoAction) -> Result<Vec<UnoEvent>, RuleError> {
-        self.table
+        let mut events = self
+            .table
             .apply(seat, mv)
-            .map_err(|e| self.refusal(seat, mv, e))
+            .map_err(|e| self.refusal(seat, mv, e))?;
+        if self.moved.len() <= seat {
+            self.moved.resize(seat + 1, false);
+        }
+        self.moved[seat] = true;
+        events.extend(self.result().map(|result| UnoEvent::GameOver { result }));
+        Ok(events)
+    }
+
+    fn has_moved(&self, seat: Seat) -> bool {
+        self.moved.get(seat).copied().unwrap_or(false)
     }
 
     fn abort(&mut self) -> Vec<UnoEvent> {
-        self.table.abort()
+        let mut events = self.table.abort();
+        events.extend(self.result().map(|result| UnoEvent::GameOver { result }));
+        events
     }
 
     fn result(&self) -> Option<GameResult> {
@@ -257,7 +316,7 @@ impl TurnGame for UnoGame {
         );
         Ok(AiChoice {
             chosen: decision.action,
-            analysis: serde_json::to_value(&decision.analysis).ok(),
+            analysis: Some(analysis_of(level, &decision)),
         })
     }
 

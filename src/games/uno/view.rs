@@ -150,7 +150,7 @@ impl Uno {
                 seat: w.seat,
             }),
             shouts: shouts[shouts.len().saturating_sub(SHOUTS_SHOWN)..].to_vec(),
-            log: self.log().copied().collect(),
+            log: self.log().cloned().collect(),
             rules: *self.rules(),
             winner,
             points,

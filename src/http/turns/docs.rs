@@ -16,7 +16,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::{GamePaths, LogQuery};
 use crate::games::registry::{visit_turn_games, TurnGameVisitor};
-use crate::games::{GameResult, TurnGame};
+use crate::games::{AiAnalysis, GameResult, TurnGame};
 use crate::http::problems::{problem_refs, ProblemSet};
 use crate::service::resource::SeatView;
 use crate::service::turns::{AiMoveRequest, JoinRequest, LogItem, MessageRequest, SeatToken};
@@ -145,12 +145,7 @@ fn outcome_schema(names: &Names) -> RefOr<Schema> {
         .property("events", array_of(names.reference("Event")))
         .required("events")
         .property("move", names.reference("Move"))
-        .property(
-            "analysis",
-            ObjectBuilder::new()
-                .schema_type(SchemaType::from_iter([Type::Object, Type::Null]))
-                .description(Some("What the AI says about its choice (engine-specific)")),
-        )
+        .property("analysis", reference_to::<AiAnalysis>())
         .property("applied", ObjectBuilder::new().schema_type(Type::Boolean))
         .into()
 }
@@ -231,6 +226,7 @@ enum Auth {
     Token,
     Optional,
     OptionalPlayerKey,
+    PlayerKey,
 }
 
 struct Op<'a> {
@@ -277,6 +273,9 @@ impl Op<'_> {
             Auth::OptionalPlayerKey => op
                 .security(SecurityRequirement::default())
                 .security(SecurityRequirement::new("player_key", Vec::<String>::new())),
+            Auth::PlayerKey => {
+                op.security(SecurityRequirement::new("player_key", Vec::<String>::new()))
+            }
         };
         op.build()
     }
@@ -296,7 +295,7 @@ fn json_response(
             "ETag",
             HeaderBuilder::new()
                 .schema(ObjectBuilder::new().schema_type(Type::String))
-                .description(Some("The game's version in quotes, e.g. \"12\""))
+                .description(Some("The view's validator: the version in quotes for the public view (\"12\"), with the seat for a seat's view (\"12-seat-1\")"))
                 .build(),
         );
     }
@@ -313,6 +312,7 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
     register::<G::View>(components);
     register::<G::Event>(components);
     register::<GameResult>(components);
+    register::<AiAnalysis>(components);
     register::<SeatView>(components);
     register::<SeatToken>(components);
     register::<AiMoveRequest>(components);
@@ -405,7 +405,7 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
         op(
             "get",
             "Read a game",
-            "The game; with a seat token, that seat's private view. `If-None-Match: \"<version>\"` answers 304 when unchanged.",
+            "The game; with a seat token, that seat's private view. Each view has its own ETag (`\"12\"` the public view of version 12, `\"12-seat-1\"` seat 1's), so `If-None-Match` with the ETag last received answers 304 only when that same view is unchanged. Answers say `Vary: Authorization`; a seat's view is `Cache-Control: private, no-cache`.",
             Auth::Optional,
         )
         .build(
@@ -419,7 +419,7 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
     let moves = op(
         "play",
         "Play a move",
-        "Plays one move for the token's seat. `If-Match: \"<version>\"` makes it conditional on the version.",
+        "Plays one move for the token's seat. `If-Match` with the ETag last received (or `\"<version>\"`) makes it conditional on the version.",
         Auth::Token,
     )
     .build(
@@ -510,11 +510,40 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
         op(
             "end",
             "End a game",
-            "Ends the game before it finished: status `aborted`, no scores move. Any seat's token.",
+            "Ends the game before it finished: status `aborted`, no scores or ratings move. Any seat's token, until every seat has made its first move; after that a game between two or more humans is 409 `conflict`: resign instead (a resignation is accepted from either seat at any time).",
             Auth::Token,
         )
         .build(true, None, "200", outcome(), ProblemSet::SEAT_ACTION),
     );
+    {
+        let mut operation = op(
+            "reissue_token",
+            "Take a seat back",
+            "Issues a fresh token for a seat held by a registered player, who proves it with their key (`Authorization: Bearer <player key>`); the seat's old token stops working. A guest's seat cannot be taken back: keep its token (a browser page keeps it in `sessionStorage`).",
+            Auth::PlayerKey,
+        )
+        .build(
+            true,
+            None,
+            "200",
+            json_response("The seat, its new token and the game", names.reference("Joined"), true),
+            ProblemSet::SEAT_ACTION,
+        );
+        operation.parameters.get_or_insert_with(Vec::new).push(
+            ParameterBuilder::new()
+                .name("seat")
+                .parameter_in(ParameterIn::Path)
+                .required(Required::True)
+                .description(Some("Seat number, from 0"))
+                .schema(Some(
+                    ObjectBuilder::new()
+                        .schema_type(Type::Integer)
+                        .minimum(Some(0)),
+                ))
+                .build(),
+        );
+        add(&paths.seat_token(), HttpMethod::Post, operation);
+    }
     if G::UNDO {
         add(
             &paths.action("undo"),

@@ -11,13 +11,14 @@ use utoipa::IntoParams;
 use uuid::Uuid;
 
 use super::auth::Bearer;
-use super::conditional::{self, IfMatch};
+use super::conditional::{self, IfMatch, View};
 use super::error::ApiError;
 use super::limits::AiRateLimit;
 use super::{get_or_head, resource, NoParams, Object};
 use crate::app::AppState;
 use crate::games::registry::{visit_turn_games, TurnGameVisitor};
 use crate::games::{Report, TurnGame};
+use crate::service::resource::GameResource;
 use crate::service::turns::{self, AiMoveRequest, JoinRequest, MessageRequest, Read, TakeBack};
 
 /// `?after=&limit=` of the move log.
@@ -43,7 +44,7 @@ async fn create<G: TurnGame>(
     let location = format!("/v1/{}/games/{}", G::NAME, created.game.id);
     Ok(conditional::created(
         &location,
-        created.game.version,
+        view_of(&created.game),
         &created,
     ))
 }
@@ -55,13 +56,13 @@ async fn get<G: TurnGame>(
     _: web::Query<NoParams>,
     bearer: Bearer,
 ) -> Result<HttpResponse, ApiError> {
-    let read = turns::get::<G>(&app, *id, bearer.hash(), |version| {
-        conditional::not_modified(&req, version)
+    let read = turns::get::<G>(&app, *id, bearer.hash(), |version, seat| {
+        View { version, seat }.held_by(&req)
     })
     .await?;
     Ok(match read {
-        Read::Unchanged(version) => conditional::unchanged(version),
-        Read::Fresh(game) => conditional::ok_with_etag(HttpResponse::Ok(), game.version, &game),
+        Read::Unchanged(version, seat) => conditional::unchanged(View { version, seat }),
+        Read::Fresh(game) => conditional::ok(HttpResponse::Ok(), view_of(&game), &game),
     })
 }
 
@@ -75,7 +76,7 @@ async fn play<G: TurnGame>(
 ) -> Result<HttpResponse, ApiError> {
     let outcome =
         turns::play::<G>(&app, *id, bearer.hash(), if_match.0, body.into_inner().0).await?;
-    Ok(changed(outcome.game.version, &outcome))
+    Ok(changed(&outcome.game, &outcome))
 }
 
 async fn log<G: TurnGame>(
@@ -109,7 +110,7 @@ async fn ai_move<G: TurnGame>(
 ) -> Result<HttpResponse, ApiError> {
     let request: AiMoveRequest = super::optional_json(&body)?;
     let outcome = turns::ai_move::<G>(&app, *id, bearer.hash(), if_match.0, request).await?;
-    Ok(changed(outcome.game.version, &outcome))
+    Ok(changed(&outcome.game, &outcome))
 }
 
 async fn join<G: TurnGame>(
@@ -122,7 +123,19 @@ async fn join<G: TurnGame>(
 ) -> Result<HttpResponse, ApiError> {
     let request: JoinRequest = super::optional_json(&body)?;
     let joined = turns::join::<G>(&app, *id, if_match.0, request, player_key.hash()).await?;
-    Ok(changed(joined.game.version, &joined))
+    // The answer carries the new seat's token.
+    Ok(conditional::secret(changed(&joined.game, &joined)))
+}
+
+async fn reissue_token<G: TurnGame>(
+    app: web::Data<AppState>,
+    path: web::Path<(Uuid, usize)>,
+    _: web::Query<NoParams>,
+    player_key: Bearer,
+) -> Result<HttpResponse, ApiError> {
+    let (id, seat) = path.into_inner();
+    let renewed = turns::reissue_token::<G>(&app, id, seat, player_key.hash()).await?;
+    Ok(conditional::secret(changed(&renewed.game, &renewed)))
 }
 
 /// The seat actions without a body, by number (const generics take no enums).
@@ -146,7 +159,7 @@ async fn seat_action<G: TurnGame, const ACTION: u8>(
         START => turns::start::<G>(&app, id, token, if_match).await?,
         _ => turns::end::<G>(&app, id, token, if_match).await?,
     };
-    Ok(changed(outcome.game.version, &outcome))
+    Ok(changed(&outcome.game, &outcome))
 }
 
 async fn message<G: TurnGame>(
@@ -159,7 +172,7 @@ async fn message<G: TurnGame>(
 ) -> Result<HttpResponse, ApiError> {
     let outcome =
         turns::message::<G>(&app, *id, bearer.hash(), if_match.0, body.into_inner().0).await?;
-    Ok(changed(outcome.game.version, &outcome))
+    Ok(changed(&outcome.game, &outcome))
 }
 
 async fn report<G: TurnGame>(
@@ -190,9 +203,16 @@ async fn report<G: TurnGame>(
     })
 }
 
-/// 200 with the new version as the ETag.
-fn changed<T: serde::Serialize>(version: i64, body: &T) -> HttpResponse {
-    conditional::ok_with_etag(HttpResponse::Ok(), version, body)
+/// 200 with the game's view after a change as the validator.
+fn changed<V, T: serde::Serialize>(game: &GameResource<V>, body: &T) -> HttpResponse {
+    conditional::ok(HttpResponse::Ok(), view_of(game), body)
+}
+
+fn view_of<V>(game: &GameResource<V>) -> View {
+    View {
+        version: game.version,
+        seat: game.viewer,
+    }
 }
 
 /// A game's paths, relative to `/v1/{game}`.
@@ -210,6 +230,11 @@ impl GamePaths {
 
     pub fn action(&self, action: &str) -> String {
         format!("{}/{action}", self.game)
+    }
+
+    /// Where a registered player takes a seat back.
+    pub fn seat_token(&self) -> String {
+        format!("{}/seats/{{seat}}/token", self.game)
     }
 }
 
@@ -230,7 +255,8 @@ fn routes<G: TurnGame>(cfg: &mut web::ServiceConfig) {
         )
         .service(
             resource(&paths.action("end"), "POST").route(web::post().to(seat_action::<G, END>)),
-        );
+        )
+        .service(resource(&paths.seat_token(), "POST").route(web::post().to(reissue_token::<G>)));
     if G::UNDO {
         cfg.service(
             resource(&paths.action("undo"), "POST").route(web::post().to(seat_action::<G, UNDO>)),

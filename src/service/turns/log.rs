@@ -59,5 +59,6 @@ pub async fn report<G: TurnGame>(
         )));
     }
     let loaded = load::<G>(svc, id).await?;
-    Ok(loaded.game.report(name, query)?)
+    let names: Vec<Option<String>> = loaded.record.seats.iter().map(|s| s.name.clone()).collect();
+    Ok(loaded.game.report(name, query, &names)?)
 }

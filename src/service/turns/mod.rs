@@ -22,13 +22,14 @@ use cache::HeldGame;
 pub use cache::LoadedGames;
 pub use log::{log, report, LogItem};
 pub use play::{ai_move, create, get, play, take_back, AiMoveRequest, Read, TakeBack};
-pub use seating::{end, join, message, start, JoinRequest, Joined, MessageRequest};
+pub use seating::{end, join, message, reissue_token, start, JoinRequest, Joined, MessageRequest};
 
-use super::resource::{render, status_of, GameResource};
+use super::resource::{render, status_of, turn_of, GameResource};
 use super::tokens::TokenHash;
 use super::{seats, ServiceError, ServiceResult, Services};
 use crate::games::{
-    AiLevel, EndReason, GameResult, GameStatus, RuleError, Seat, SeatKind, SeatKindWord, TurnGame,
+    AiAnalysis, AiLevel, EndReason, GameResult, GameStatus, RuleError, Seat, SeatKind,
+    SeatKindWord, TurnGame,
 };
 use crate::rating::{AiRatings, Rating};
 use crate::store::{
@@ -69,7 +70,7 @@ pub struct Outcome<G: TurnGame> {
     #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
     pub chosen: Option<G::Move>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub analysis: Option<Value>,
+    pub analysis: Option<AiAnalysis>,
     /// Whether the AI's move was played (`ai-move` only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub applied: Option<bool>,
@@ -302,12 +303,13 @@ async fn save<G: TurnGame>(
             rating = rated_game(&seats, result, &ai)?;
         }
     }
+    let status = status_of(&*loaded.game, &seats);
     let mut row = GameRow {
         id: record.row.id,
         game: record.row.game.clone(),
-        status: status_of(&*loaded.game, &seats),
+        status,
         version: record.row.version + 1,
-        turn: loaded.game.turn().map(|t| t as i32),
+        turn: turn_of(&*loaded.game, status).map(|t| t as i32),
         // Filled in after the commit, which takes the state (no copy of a long game's record).
         state: None,
         result: result

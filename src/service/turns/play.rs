@@ -17,7 +17,7 @@ use super::{
 };
 use crate::games::{AiBudget, AiLevel, Seat, SeatKind, SeatKindWord, TurnGame};
 use crate::service::players;
-use crate::service::resource::{render, status_of, GameResource};
+use crate::service::resource::{render, status_of, turn_of, GameResource};
 use crate::service::seats::{PlayerName, SeatPlan};
 use crate::service::tokens::{self, TokenHash};
 use crate::service::{ServiceError, ServiceResult, Services};
@@ -32,7 +32,7 @@ const MAX_AUTO_AI_MOVES: usize = 64;
 /// Body of `ai-move`; every field is optional and an empty body is fine.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"level": "hard", "time_ms": 500, "apply": true}))]
+#[schema(example = json!({"time_ms": 500}))]
 pub struct AiMoveRequest {
     /// Defaults to the AI seat's level, or `normal` for a hint to a human seat.
     pub level: Option<AiLevel>,
@@ -113,12 +113,13 @@ pub async fn create<G: TurnGame>(
         Vec::new()
     };
     let now = crate::store::now();
+    let status = status_of(&game, &seat_rows);
     let mut row = GameRow {
         id: Uuid::now_v7(),
         game: G::NAME.into(),
-        status: status_of(&game, &seat_rows),
+        status,
         version: 0,
-        turn: game.turn().map(|t| t as i32),
+        turn: turn_of(&game, status).map(|t| t as i32),
         // Filled in after the insert, which takes the state.
         state: None,
         result: None,
@@ -223,26 +224,27 @@ pub(super) fn registered_name(seat: Seat, name: &PlayerName) -> ServiceError {
 
 /// A conditional read's answer.
 pub enum Read<V> {
-    /// The client's version is current (304).
-    Unchanged(i64),
+    /// The client holds the current version of its view (304): the version and the viewer.
+    Unchanged(i64, Option<Seat>),
     Fresh(Box<GameResource<V>>),
 }
 
 /// The game as the token's seat (or a spectator) sees it.
-/// `unchanged` says whether the client already holds a version (`If-None-Match`); it is asked before
-/// the state is parsed and rendered, so a 304 costs only the row load.
+/// `unchanged` says whether the client already holds that version of that viewer's view
+/// (`If-None-Match`); it is asked before the state is parsed and rendered, so a 304 costs only the
+/// row load.
 pub async fn get<G: TurnGame>(
     svc: &Services,
     id: Uuid,
     token: Option<&TokenHash>,
-    unchanged: impl FnOnce(i64) -> bool,
+    unchanged: impl FnOnce(i64, Option<Seat>) -> bool,
 ) -> ServiceResult<Read<G::View>> {
     let fetched = load_record::<G>(svc, id).await?;
     let record = &fetched.record;
     // The token is checked first: a 304 must not tell a wrong token anything either.
     let viewer = seat_of(svc, record, token).await?;
-    if unchanged(record.row.version) {
-        return Ok(Read::Unchanged(record.row.version));
+    if unchanged(record.row.version, viewer) {
+        return Ok(Read::Unchanged(record.row.version, viewer));
     }
     let game = game_of::<G>(svc, &fetched)?;
     let resource = render(&record.row, &record.seats, &*game, viewer)?;

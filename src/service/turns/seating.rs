@@ -22,13 +22,10 @@ use crate::store::SeatRow;
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"name": "bob"}))]
 pub struct JoinRequest {
-    /// The joining player's name: 1–32 characters, not only spaces, no control characters.
-    /// Required for a guest; with a player key it may be left out (it must be the key's name).
-    #[schema(
-        min_length = 1,
-        max_length = 32,
-        pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$"
-    )]
+    /// The joining player's name: 1–32 characters, not only spaces, no control or invisible
+    /// characters, not `AI`. Required for a guest; with a player key it may be left out (it must
+    /// be the key's name).
+    #[schema(schema_with = crate::games::player_schema::optional_player_name)]
     pub name: Option<String>,
 }
 
@@ -179,7 +176,9 @@ pub async fn start<G: TurnGame>(
     Ok(Outcome::of(rendered(&loaded, Some(seat))?, events))
 }
 
-/// Ends a game before it finished (`aborted`): any seat of the game may.
+/// Ends a game before it finished (`aborted`, which moves no score or rating): any seat of the
+/// game may, until every seat has made its first move. After that a game between two or more
+/// humans ends early only by a resignation, so that `end` is no escape from a loss.
 pub async fn end<G: TurnGame>(
     svc: &Services,
     id: Uuid,
@@ -189,6 +188,17 @@ pub async fn end<G: TurnGame>(
     let (mut loaded, seat) = load_as_seat::<G>(svc, id, token, if_match).await?;
     if loaded.game.result().is_some() {
         return Err(ServiceError::GameOver);
+    }
+    let kinds = seat_kinds(&loaded.record)?;
+    let humans = kinds.iter().filter(|k| **k == SeatKind::Human).count();
+    let under_way = loaded.record.row.status == GameStatus::Active
+        && (0..kinds.len()).all(|s| loaded.game.has_moved(s));
+    if humans >= 2 && under_way {
+        return Err(ServiceError::Conflict(
+            "every seat has moved, so the game can no longer be ended without a result: \
+             resign instead (`{\"move\": \"resign\"}`) where the game allows it"
+                .into(),
+        ));
     }
     let events = loaded.change(svc, |game| Ok(game.abort()))?;
     save(
@@ -237,4 +247,54 @@ pub async fn message<G: TurnGame>(
     )
     .await?;
     Ok(Outcome::of(rendered(&loaded, Some(seat))?, events))
+}
+
+/// A fresh token for `seat`, held by the registered player whose key this is; the seat's old
+/// token stops working in the same transaction. A guest's seat cannot be recovered: its token
+/// is the only proof of who holds it.
+pub async fn reissue_token<G: TurnGame>(
+    svc: &Services,
+    id: Uuid,
+    seat: Seat,
+    key: Option<&TokenHash>,
+) -> ServiceResult<Joined<G>> {
+    let key = key.ok_or_else(|| {
+        ServiceError::Unauthenticated(
+            "a seat's token is reissued to its registered player: send `Authorization: Bearer <player key>`"
+                .into(),
+        )
+    })?;
+    let player = players::by_key(svc, key).await?;
+    let mut loaded = load::<G>(svc, id).await?;
+    let Some(row) = loaded.record.seats.iter().find(|s| s.seat as Seat == seat) else {
+        return Err(ServiceError::NotFound(format!("seat {seat} of this game")));
+    };
+    match &row.player {
+        Some(holder) if *holder == player.canonical => {}
+        Some(_) => {
+            return Err(ServiceError::Forbidden(format!(
+                "seat {seat} is held by another registered player"
+            )))
+        }
+        None => {
+            return Err(ServiceError::Forbidden(format!(
+                "seat {seat} is not held by a registered player: a guest's or an AI's seat has \
+                 no key to recover it with (a guest keeps its seat token)"
+            )))
+        }
+    }
+    let (token, hash) = tokens::issue();
+    let renewed = SeatRow {
+        token_hash: Some(hash.0.to_vec()),
+        ..row.clone()
+    };
+    let mut change = Change::by(Some(seat), json!({"action": "token", "seat": seat}));
+    change.seats.push(renewed);
+    save(svc, &mut loaded, change).await?;
+    Ok(Joined {
+        seat,
+        token,
+        game: rendered(&loaded, Some(seat))?,
+        events: Vec::new(),
+    })
 }
