@@ -20,7 +20,9 @@ use crate::store::{self, GameStore, StoreError};
 pub struct AppState {
     pub services: Services,
     /// Per-client limit on AI requests; `None` when not configured.
-    pub ai_limit: Option<crate::http::limits::AiRateLimiter>,
+    pub ai_limit: Option<crate::http::limits::RateLimiter>,
+    /// Per-client limit on creating games, decks and players; `None` when turned off.
+    pub create_limit: Option<crate::http::limits::RateLimiter>,
 }
 
 impl std::ops::Deref for AppState {
@@ -52,6 +54,13 @@ pub enum StartError {
 }
 
 pub struct Application {
+    server: Server,
+    address: std::net::SocketAddr,
+    admin: Option<Admin>,
+}
+
+/// The admin listener's server and address.
+struct Admin {
     server: Server,
     address: std::net::SocketAddr,
 }
@@ -143,10 +152,14 @@ impl Application {
                 ai: AiPool::new(config.ai_workers(), config.ai_queue),
                 metrics: metrics.clone(),
                 loaded: Default::default(),
+                reports: Default::default(),
             },
             ai_limit: config
                 .ai_rate_per_minute
-                .map(crate::http::limits::AiRateLimiter::per_minute),
+                .map(crate::http::limits::RateLimiter::per_minute),
+            create_limit: Some(config.create_rate_per_minute)
+                .filter(|&rate| rate > 0)
+                .map(crate::http::limits::RateLimiter::per_minute),
         });
         let prometheus = PrometheusMetricsBuilder::new("parlor")
             .registry(metrics.registry.clone())
@@ -158,6 +171,7 @@ impl Application {
         // Checked here, built per worker (the middleware is not `Clone`).
         http::middleware::cors(&config.cors_origins).map_err(StartError::Config)?;
         let cors_origins = config.cors_origins.clone();
+        let shared = state.clone();
         let server = HttpServer::new(move || {
             let cors = http::middleware::cors(&cors_origins).ok().flatten();
             App::new()
@@ -180,7 +194,40 @@ impl Application {
         .workers(config.workers())
         .listen(listener)?
         .run();
-        Ok(Self { server, address })
+        let admin = match config.admin_port {
+            Some(port) => Some(Self::admin(&config.admin_host, port, shared)?),
+            None => None,
+        };
+        Ok(Self {
+            server,
+            address,
+            admin,
+        })
+    }
+
+    /// The admin listener: `/metrics` on a port of its own, so the public port never shows the
+    /// server's internals.
+    fn admin(host: &str, port: u16, state: web::Data<AppState>) -> Result<Admin, StartError> {
+        let listener = TcpListener::bind((host, port)).map_err(|source| StartError::Listen {
+            address: host_port(host, port),
+            source,
+        })?;
+        let address = listener.local_addr()?;
+        let server = HttpServer::new(move || {
+            App::new()
+                .wrap(middleware::from_fn(http::middleware::problems_everywhere))
+                .app_data(state.clone())
+                .configure(http::ops::configure_admin)
+        })
+        .workers(1)
+        .listen(listener)?
+        .run();
+        Ok(Admin { server, address })
+    }
+
+    /// Where the admin listener (`/metrics`) is, when it is on.
+    pub fn admin_address(&self) -> Option<std::net::SocketAddr> {
+        self.admin.as_ref().map(|a| a.address)
     }
 
     pub fn address(&self) -> std::net::SocketAddr {
@@ -192,13 +239,23 @@ impl Application {
     }
 
     pub async fn run(self) -> std::io::Result<()> {
-        self.server.await
+        match self.admin {
+            Some(admin) => {
+                // The admin listener stops with the public one (both take the same signals).
+                let (served, _) = futures_util::join!(self.server, admin.server);
+                served
+            }
+            None => self.server.await,
+        }
     }
 
     /// Runs the server in the background (tests) and returns a handle to stop it.
     pub fn spawn(self) -> actix_web::dev::ServerHandle {
         let handle = self.server.handle();
         tokio::spawn(self.server);
+        if let Some(admin) = self.admin {
+            tokio::spawn(admin.server);
+        }
         handle
     }
 }

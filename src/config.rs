@@ -27,6 +27,10 @@ pub struct Config {
     /// AI requests one client (by IP address) may make per minute; unset: no limit.
     #[arg(long, env = "PARLOR_AI_RATE_PER_MINUTE")]
     pub ai_rate_per_minute: Option<u32>,
+    /// Games, decks and players one client (by IP address) may create per minute, together;
+    /// 0 turns the quota off.
+    #[arg(long, env = "PARLOR_CREATE_RATE_PER_MINUTE", default_value_t = 600)]
+    pub create_rate_per_minute: u32,
     /// HTTP worker threads (default: the number of cores).
     #[arg(long, env = "PARLOR_WORKERS")]
     pub workers: Option<usize>,
@@ -41,6 +45,13 @@ pub struct Config {
     /// closes.
     #[arg(long, env = "PARLOR_BODY_TIMEOUT", default_value_t = 10)]
     pub body_timeout: u64,
+    /// Port of the admin listener, which serves `/metrics` (unset: no admin listener and no
+    /// metrics route; the public port never serves them).
+    #[arg(long, env = "PARLOR_ADMIN_PORT")]
+    pub admin_port: Option<u16>,
+    /// Address the admin listener binds.
+    #[arg(long, env = "PARLOR_ADMIN_HOST", default_value = "127.0.0.1")]
+    pub admin_host: String,
 }
 
 impl Default for Config {
@@ -53,10 +64,13 @@ impl Default for Config {
             ai_workers: None,
             ai_queue: 16,
             ai_rate_per_minute: None,
+            create_rate_per_minute: 600,
             workers: None,
             log_format: "text".into(),
             cors_origins: "*".into(),
             body_timeout: 10,
+            admin_port: None,
+            admin_host: "127.0.0.1".into(),
         }
     }
 }

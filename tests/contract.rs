@@ -187,8 +187,9 @@ async fn messages_speak_a_clients_words(app: TestApp) {
 
 async fn scores_are_keyed_by_game(app: TestApp) {
     let name = format!("keyed-{}", rand::random::<u32>());
+    // Against the AI: a hot-seat game (both tokens one creator's) moves no score.
     let (id, tokens) = app
-        .create_gomoku(json!({"players": [{"name": name}, {"name": "other"}]}))
+        .create_gomoku(json!({"players": [{"name": name}, {"ai": "easy"}]}))
         .await;
     app.gomoku_move(&id, tokens[0].as_deref().unwrap(), "resign")
         .await;

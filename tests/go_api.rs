@@ -632,3 +632,27 @@ on_both_stores!(
     estimate_marks_dead_stones,
     undo_against_an_ai_returns_to_the_human,
 );
+
+/// The estimate runs playouts: it counts against the client's AI limit like an `ai-move`.
+#[actix_web::test]
+async fn the_estimate_counts_against_the_ai_limit() {
+    let (url, dir) = common::fresh_database(common::Db::Sqlite).await.unwrap();
+    let mut config = common::test_config(&url);
+    config.ai_rate_per_minute = Some(2);
+    let app = common::spawn_on(&url, dir, config).await;
+    let (id, _) = create(
+        &app,
+        json!({"size": 9, "players": [{"name": "eve"}, {"name": "fay"}]}),
+    )
+    .await;
+    let estimate = format!("/v1/go/games/{id}/score?estimate=true");
+    let first = app.get(&estimate).await.expect(200);
+    // The same version and query again: the kept answer.
+    assert_eq!(app.get(&estimate).await.expect(200).body, first.body);
+    let limited = app.get(&estimate).await;
+    limited.assert_problem(429, "rate_limited");
+    // A plain count does not think, and is not limited.
+    app.get(&format!("/v1/go/games/{id}/score"))
+        .await
+        .expect(200);
+}

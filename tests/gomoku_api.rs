@@ -76,16 +76,15 @@ async fn black_wins_and_scores_move(app: TestApp) {
         .await
         .assert_problem(409, "game_over");
 
-    let winner = app.get(&format!("/v1/players/{alice}")).await.body;
-    assert_eq!(
-        winner["gomoku"],
-        json!({"score": 1100, "wins": 1, "losses": 0, "draws": 0})
-    );
-    let loser = app.get(&format!("/v1/players/{bob}")).await.body;
-    assert_eq!(
-        loser["gomoku"],
-        json!({"score": 900, "wins": 0, "losses": 1, "draws": 0})
-    );
+    // A hot-seat game (the creator holds both tokens) moves no score: only a game against the
+    // AI, or between registered players in their own seats, does (players_api.rs).
+    for name in [&alice, &bob] {
+        let unmoved = app.get(&format!("/v1/players/{name}")).await.body;
+        assert_eq!(
+            unmoved["gomoku"],
+            json!({"score": 1000, "wins": 0, "losses": 0, "draws": 0})
+        );
+    }
 
     // The log is gapless, oldest first, and records every move as posted.
     let log = app.get(&format!("/v1/gomoku/games/{id}/moves")).await;
@@ -414,10 +413,35 @@ async fn listing_is_newest_first_and_paginated(app: TestApp) {
 async fn leaderboard_orders_by_score(app: TestApp) {
     let tag = rand::random::<u32>();
     let (winner, loser) = (format!("w{tag}"), format!("l{tag}"));
-    let (id, tokens) = app
-        .create_gomoku(json!({"players": [{"name": winner}, {"name": loser}]}))
-        .await;
-    let (b, w) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
+    // Scores move between registered players who each took their own seat.
+    let mut keys = Vec::new();
+    for name in [&winner, &loser] {
+        let registered = app.post("/v1/players", json!({ "name": name })).await;
+        keys.push(
+            registered.expect(201).body["key"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
+        );
+    }
+    let created = app
+        .post_as(
+            "/v1/gomoku/games",
+            json!({"players": [{"name": winner}, {"open": true}]}),
+            &keys[0],
+        )
+        .await
+        .expect(201);
+    let id = created.body["id"].as_str().unwrap().to_owned();
+    let b = created.body["tokens"][0]["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let joined = app
+        .post_as(&format!("/v1/gomoku/games/{id}/join"), json!({}), &keys[1])
+        .await
+        .expect(200);
+    let w = joined.body["token"].as_str().unwrap().to_owned();
     for i in 0..5 {
         app.gomoku_move(&id, &b, BLACK[i]).await.expect(200);
         if i < 4 {

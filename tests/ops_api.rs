@@ -38,22 +38,7 @@ async fn health_ready_metrics_and_docs() {
         .await
         .expect(200);
     assert_eq!(ai.body["applied"], true, "{}", ai.text);
-    let metrics = app.get("/metrics").await;
-    assert_eq!(metrics.status, 200);
-    for needle in [
-        "parlor_moves_applied_total{game=\"gomoku\"} 2",
-        "parlor_ai_think_seconds_count{game=\"gomoku\",level=\"easy\"} 1",
-        "parlor_http_requests_total",
-        "parlor_http_requests_duration_seconds_bucket",
-        "/v1/gomoku/games/{id}/moves",
-    ] {
-        assert!(
-            metrics.text.contains(needle),
-            "missing {needle}:\n{}",
-            metrics.text
-        );
-    }
-
+    app.get("/metrics").await.assert_problem(404, "not_found");
     let spec = app.get("/openapi.json").await;
     assert_eq!(spec.status, 200);
     assert!(spec.body["openapi"].as_str().unwrap().starts_with("3.1"));
@@ -81,16 +66,13 @@ async fn scores_survive_a_restart() {
         let name = format!("restart-{}", rand::random::<u32>());
         {
             let app: TestApp = common::spawn_on(&url, None, common::test_config(&url)).await;
+            // Against the AI (a hot-seat game moves no score): a resignation, −100.
             let (id, tokens) = app
-                .create_gomoku(json!({"players": [{"name": name}, {"name": "x"}]}))
+                .create_gomoku(json!({"players": [{"name": name}, {"ai": "easy"}]}))
                 .await;
-            let (b, w) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
-            for (bp, wp) in [("h8", "a1"), ("i8", "a2"), ("j8", "a3"), ("k8", "a4")] {
-                app.gomoku_move(&id, &b, bp).await.expect(200);
-                app.gomoku_move(&id, &w, wp).await.expect(200);
-            }
+            let b = tokens[0].clone().unwrap();
             assert_eq!(
-                app.gomoku_move(&id, &b, "l8").await.body["game"]["status"],
+                app.gomoku_move(&id, &b, "resign").await.body["game"]["status"],
                 "finished"
             );
         }
@@ -98,7 +80,7 @@ async fn scores_survive_a_restart() {
         let again = common::spawn_on(&url, dir, common::test_config(&url)).await;
         let player = again.get(&format!("/v1/players/{name}")).await;
         assert_eq!(
-            player.body["gomoku"]["score"], 1100,
+            player.body["gomoku"]["score"], 900,
             "{db:?}: {}",
             player.text
         );
@@ -369,4 +351,117 @@ async fn a_body_that_never_completes_gets_408_and_the_connection_closes() {
     )
     .await
     .expect(201);
+}
+
+#[actix_web::test]
+async fn metrics_are_served_only_on_the_admin_listener() {
+    let (url, _dir) = common::fresh_database(Db::Sqlite).await.unwrap();
+    let mut config = common::test_config(&url);
+    config.admin_port = Some(0);
+    let app = parlor::app::Application::build(config).await.unwrap();
+    let base = format!("http://{}", app.address());
+    let admin = format!("http://{}", app.admin_address().expect("an admin listener"));
+    let _handle = app.spawn();
+    let client = reqwest::Client::new();
+    let created: serde_json::Value = client
+        .post(format!("{base}/v1/gomoku/games"))
+        .json(&json!({"players": [{"name": "m"}, {"ai": "easy"}]}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let (id, token) = (
+        created["id"].as_str().unwrap(),
+        created["tokens"][0]["token"].as_str().unwrap(),
+    );
+    let moved = client
+        .post(format!("{base}/v1/gomoku/games/{id}/moves"))
+        .bearer_auth(token)
+        .json(&json!({"move": "h8"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(moved.status(), 200);
+    let ai = client
+        .post(format!("{base}/v1/gomoku/games/{id}/ai-move"))
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ai.status(), 200);
+    let public = client.get(format!("{base}/metrics")).send().await.unwrap();
+    assert_eq!(public.status(), 404, "the public port shows no metrics");
+    let metrics = client
+        .get(format!("{admin}/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    for needle in [
+        "parlor_moves_applied_total{game=\"gomoku\"} 2",
+        "parlor_ai_think_seconds_count{game=\"gomoku\",level=\"easy\"} 1",
+        "parlor_http_requests_total",
+        "parlor_http_requests_duration_seconds_bucket",
+        "/v1/gomoku/games/{id}/moves",
+    ] {
+        assert!(metrics.contains(needle), "missing {needle}:\n{metrics}");
+    }
+    let other = client
+        .get(format!("{admin}/v1/games"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        other.status(),
+        404,
+        "the admin listener serves only /metrics"
+    );
+}
+
+#[actix_web::test]
+async fn creations_share_a_per_client_quota() {
+    let (url, dir) = common::fresh_database(Db::Sqlite).await.unwrap();
+    let mut config = common::test_config(&url);
+    config.create_rate_per_minute = 3;
+    let app = common::spawn_on(&url, dir, config).await;
+    app.post(
+        "/v1/gomoku/games",
+        json!({"players": [{"name": "a"}, {"name": "b"}]}),
+    )
+    .await
+    .expect(201);
+    app.post("/v1/poker/decks", json!({})).await.expect(201);
+    app.post("/v1/players", json!({"name": "quota"}))
+        .await
+        .expect(201);
+    for (path, body) in [
+        (
+            "/v1/go/games",
+            json!({"size": 9, "players": [{"name": "a"}, {"name": "b"}]}),
+        ),
+        ("/v1/poker/decks", json!({})),
+        ("/v1/players", json!({"name": "quota2"})),
+    ] {
+        let refused = app.post(path, body).await;
+        refused.assert_problem(429, "rate_limited");
+        assert!(refused.header("retry-after").is_some(), "{path}");
+        assert!(refused.body["detail"]
+            .as_str()
+            .unwrap()
+            .contains("creations"));
+    }
+    // Reads and moves are not creations.
+    assert_eq!(app.get("/v1/games").await.status, 200);
+
+    let (url, dir) = common::fresh_database(Db::Sqlite).await.unwrap();
+    let mut config = common::test_config(&url);
+    config.create_rate_per_minute = 0;
+    let app = common::spawn_on(&url, dir, config).await;
+    for _ in 0..5 {
+        app.post("/v1/poker/decks", json!({})).await.expect(201);
+    }
 }

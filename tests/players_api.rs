@@ -740,6 +740,492 @@ async fn leaderboard_sorts_filters_and_pages(app: TestApp) {
     );
 }
 
+async fn ai_move(app: &TestApp, kind: &str, id: &str, body: Value, token: Option<&str>) -> Reply {
+    post(app, &format!("/v1/{kind}/games/{id}/ai-move"), body, token).await
+}
+
+/// The problem's detail, which must say why.
+fn detail(reply: &Reply) -> String {
+    reply.body["detail"].as_str().unwrap_or_default().to_owned()
+}
+
+/// Finding 1: in a rated game against an AI the AI seat plays at its own level and time, asked
+/// for by a seat token; no hint, preview or take-back. `"rated": false` allows them all.
+async fn rated_games_against_the_ai_allow_no_hints_previews_or_takebacks(app: TestApp) {
+    let bob = register(&app, "bob").await;
+    for (kind, extra, first) in [
+        ("gomoku", json!({}), "h8"),
+        ("go", json!({"size": 9}), "E5"),
+    ] {
+        let mut body = extra.clone();
+        body["players"] = json!([{"name": "bob"}, {"ai": "hard"}]);
+        let (id, tokens, created) = create(&app, kind, body.clone(), Some(&bob)).await;
+        assert_eq!(created["rated"], true, "{kind}");
+        let human = tokens[0].clone().unwrap();
+        play(&app, kind, &id, &human, first).await;
+        // The AI seat's move: nobody without a seat token of this game, and never at another
+        // level or think time.
+        let anonymous = ai_move(
+            &app,
+            kind,
+            &id,
+            json!({"level": "easy", "time_ms": 1}),
+            None,
+        )
+        .await;
+        anonymous.assert_problem(401, "unauthorized");
+        assert!(detail(&anonymous).contains("rated"), "{}", anonymous.text);
+        for overridden in [
+            json!({"level": "easy"}),
+            json!({"time_ms": 1}),
+            json!({"level": "hard", "time_ms": 500}),
+        ] {
+            let refused = ai_move(&app, kind, &id, overridden, Some(&human)).await;
+            refused.assert_problem(409, "conflict");
+            let why = detail(&refused);
+            assert!(
+                why.contains("rated") && why.contains("level") && why.contains("\"rated\": false"),
+                "{why}"
+            );
+        }
+        // No preview of the AI's reply.
+        let preview = ai_move(&app, kind, &id, json!({"apply": false}), Some(&human)).await;
+        preview.assert_problem(409, "conflict");
+        assert!(detail(&preview).contains("rated"), "{}", preview.text);
+        let played = ai_move(&app, kind, &id, json!({}), Some(&human))
+            .await
+            .expect(200);
+        assert_eq!(played.body["applied"], true);
+        if let Some(level) = played.body["analysis"]["level"].as_str() {
+            assert_eq!(level, "hard", "{kind}");
+        }
+        // The human's own move: no hint, played or not.
+        for hint in [
+            json!({}),
+            json!({"apply": true}),
+            json!({"apply": false, "level": "hard"}),
+        ] {
+            let refused = ai_move(&app, kind, &id, hint, Some(&human)).await;
+            refused.assert_problem(409, "conflict");
+            assert!(detail(&refused).contains("hint"), "{}", refused.text);
+        }
+        // No take-back.
+        let undo = take_back(&app, kind, &id, "undo", &human).await;
+        undo.assert_problem(409, "conflict");
+        assert!(
+            detail(&undo).contains("rated") && detail(&undo).contains("\"rated\": false"),
+            "{}",
+            undo.text
+        );
+        if kind == "go" {
+            take_back(&app, kind, &id, "redo", &human)
+                .await
+                .assert_problem(409, "conflict");
+        }
+
+        // Created unrated, the same game allows all of it, and says so.
+        body["rated"] = json!(false);
+        let (id, tokens, created) = create(&app, kind, body.clone(), Some(&bob)).await;
+        assert_eq!(created["rated"], false, "{kind}");
+        let human = tokens[0].clone().unwrap();
+        let hint = ai_move(
+            &app,
+            kind,
+            &id,
+            json!({"level": "easy", "time_ms": 50}),
+            Some(&human),
+        )
+        .await
+        .expect(200);
+        assert_eq!(hint.body["applied"], false);
+        play(&app, kind, &id, &human, first).await;
+        let preview = ai_move(
+            &app,
+            kind,
+            &id,
+            json!({"apply": false, "time_ms": 50}),
+            None,
+        )
+        .await
+        .expect(200);
+        assert_eq!(preview.body["applied"], false);
+        ai_move(
+            &app,
+            kind,
+            &id,
+            json!({"level": "easy", "time_ms": 50}),
+            None,
+        )
+        .await
+        .expect(200);
+        take_back(&app, kind, &id, "undo", &human).await.expect(200);
+    }
+    // Rated only for an even start: not from an SGF record, and at komi 6.5, 7 or 7.5.
+    let go = |extra: Value| {
+        let mut body = extra;
+        body["players"] = json!([{"name": "bob"}, {"ai": "easy"}]);
+        body
+    };
+    for (options, rated) in [
+        (json!({"size": 9}), true),
+        (json!({"size": 9, "komi": 7}), true),
+        (json!({"size": 9, "komi": 7.5}), true),
+        (json!({"size": 9, "komi": 0.5}), false),
+        (json!({"size": 9, "komi": 6.5, "rated": false}), false),
+        (json!({"sgf": "(;GM[1]FF[4]SZ[9]KM[6.5])"}), false),
+        (json!({"sgf": "(;GM[1]FF[4]SZ[9]KM[6.5]AB[cc][gg])"}), false),
+    ] {
+        let (_, _, created) = create(&app, "go", go(options.clone()), Some(&bob)).await;
+        assert_eq!(created["rated"], rated, "{options}");
+    }
+    for options in [
+        json!({"size": 9, "komi": 0.5, "rated": true}),
+        json!({"sgf": "(;GM[1]FF[4]SZ[9]KM[6.5])", "rated": true}),
+    ] {
+        let refused = post(&app, "/v1/go/games", go(options), Some(&bob)).await;
+        refused.assert_problem(422, "invalid_request");
+        assert!(detail(&refused).contains("rated"), "{}", refused.text);
+    }
+}
+
+/// Finding 2: a finished rated Go game is final; no undo reopens it to finish, and rate, again.
+async fn a_finished_rated_go_game_rates_once(app: TestApp) {
+    let alice = register(&app, "alice").await;
+    let bob = register(&app, "bob").await;
+    let (id, tokens, _) = create(
+        &app,
+        "go",
+        json!({"size": 9, "takeback": "any", "players": [{"name": "alice"}, {"open": true}]}),
+        Some(&alice),
+    )
+    .await;
+    let black = tokens[0].clone().unwrap();
+    let joined = post(
+        &app,
+        &format!("/v1/go/games/{id}/join"),
+        json!({}),
+        Some(&bob),
+    )
+    .await
+    .expect(200);
+    assert_eq!(joined.body["game"]["rated"], true);
+    let white = joined.body["token"].as_str().unwrap().to_owned();
+    play(&app, "go", &id, &black, "E5").await;
+    play(&app, "go", &id, &white, "pass").await;
+    let done = play(&app, "go", &id, &black, "pass").await;
+    assert_eq!(done.body["game"]["status"], "finished");
+    for _ in 0..2 {
+        for token in [&black, &white] {
+            for action in ["undo", "redo"] {
+                let refused = take_back(&app, "go", &id, action, token).await;
+                refused.assert_problem(409, "conflict");
+                assert!(detail(&refused).contains("rated"), "{}", refused.text);
+            }
+        }
+        // Were the game reopened, passing again would finish (and rate) it again.
+        post(
+            &app,
+            &format!("/v1/go/games/{id}/moves"),
+            json!({"move": "pass"}),
+            Some(&white),
+        )
+        .await
+        .assert_problem(409, "game_over");
+    }
+    for name in ["alice", "bob"] {
+        assert_eq!(
+            player(&app, name).await["ratings"]["go"]["games"],
+            1,
+            "{name}: rated once"
+        );
+    }
+    let game = app
+        .get(&format!("/v1/go/games/{id}"))
+        .await
+        .expect(200)
+        .body;
+    assert_eq!(game["status"], "finished");
+    assert_eq!(game["version"], done.body["game"]["version"]);
+}
+
+async fn gomoku_score(app: &TestApp, path: &str) -> (i64, i64, i64) {
+    let body = app.get(path).await.expect(200).body;
+    let s = &body["scores"]["gomoku"];
+    (
+        s["score"].as_i64().unwrap_or(1000),
+        s["wins"].as_i64().unwrap_or(0),
+        s["losses"].as_i64().unwrap_or(0),
+    )
+}
+
+/// Resigns `token`'s seat of a Gomoku game.
+async fn resign(app: &TestApp, id: &str, token: &str) {
+    post(
+        app,
+        &format!("/v1/gomoku/games/{id}/moves"),
+        json!({"move": "resign"}),
+        Some(token),
+    )
+    .await
+    .expect(200);
+}
+
+/// Finding 3: the seed's score moves against an AI and between registered players who each took
+/// their own seat; never in a game whose every human token one creator holds. Scores belong to a
+/// player: registering a name starts a new record and leaves the guest's.
+async fn seed_scores_move_only_between_players_in_their_own_seats(app: TestApp) {
+    let alice = register(&app, "alice").await;
+    let bob = register(&app, "bob").await;
+    // Hot seat: Alice (by her key) against a guest name she made up, both tokens hers.
+    let (id, t, _) = create(
+        &app,
+        "gomoku",
+        json!({"players": [{"name": "alice"}, {"name": "sock"}]}),
+        Some(&alice),
+    )
+    .await;
+    black_wins(
+        &app,
+        &id,
+        t[0].as_deref().unwrap(),
+        t[1].as_deref().unwrap(),
+    )
+    .await;
+    // The same with a join: she takes the open seat herself under a guest name.
+    let (id, t, _) = create(
+        &app,
+        "gomoku",
+        json!({"players": [{"name": "alice"}, {"open": true}]}),
+        Some(&alice),
+    )
+    .await;
+    let sock = post(
+        &app,
+        &format!("/v1/gomoku/games/{id}/join"),
+        json!({"name": "sock2"}),
+        None,
+    )
+    .await
+    .expect(200);
+    black_wins(
+        &app,
+        &id,
+        t[0].as_deref().unwrap(),
+        sock.body["token"].as_str().unwrap(),
+    )
+    .await;
+    // Two guest names at one creator's hands: anyone could sink any guest name so.
+    let (id, t, _) = create(
+        &app,
+        "gomoku",
+        json!({"players": [{"name": "me"}, {"name": "victim"}]}),
+        None,
+    )
+    .await;
+    black_wins(
+        &app,
+        &id,
+        t[0].as_deref().unwrap(),
+        t[1].as_deref().unwrap(),
+    )
+    .await;
+    assert_eq!(gomoku_score(&app, "/v1/players/alice").await, (1000, 0, 0));
+    for guest in ["sock", "sock2", "me", "victim"] {
+        assert_eq!(
+            gomoku_score(&app, &format!("/v1/players/{guest}")).await,
+            (1000, 0, 0),
+            "{guest}"
+        );
+    }
+    // Against the AI (the seed's own case), a registered player's and a guest's score moves.
+    for (name, key) in [("alice", Some(alice.as_str())), ("carl", None)] {
+        let (id, t, _) = create(
+            &app,
+            "gomoku",
+            json!({"players": [{"name": name}, {"ai": "easy"}]}),
+            key,
+        )
+        .await;
+        resign(&app, &id, t[0].as_deref().unwrap()).await;
+    }
+    assert_eq!(gomoku_score(&app, "/v1/players/alice").await, (900, 0, 1));
+    assert_eq!(gomoku_score(&app, "/v1/players/carl").await, (900, 0, 1));
+    // Between registered players who each took their own seat.
+    let (id, black, white) = rated_gomoku(&app, &alice, &bob).await;
+    black_wins(&app, &id, &black, &white).await;
+    assert_eq!(gomoku_score(&app, "/v1/players/alice").await, (1000, 1, 1));
+    assert_eq!(gomoku_score(&app, "/v1/players/bob").await, (900, 0, 1));
+
+    // A guest's record stays the guest's: registering "carl" starts fresh.
+    let carl = register(&app, "Carl").await;
+    let fresh = player(&app, "carl").await;
+    assert_eq!(
+        (&fresh["name"], &fresh["registered"]),
+        (&json!("Carl"), &json!(true))
+    );
+    assert_eq!(fresh["scores"], json!({}), "no guest history inherited");
+    let guest = app
+        .get("/v1/players/carl?guest=true")
+        .await
+        .expect(200)
+        .body;
+    assert_eq!(guest["registered"], false);
+    assert_eq!(guest["scores"]["gomoku"]["score"], 900);
+    let (id, t, _) = create(
+        &app,
+        "gomoku",
+        json!({"players": [{"name": "Carl"}, {"ai": "easy"}]}),
+        Some(&carl),
+    )
+    .await;
+    resign(&app, &id, t[0].as_deref().unwrap()).await;
+    assert_eq!(gomoku_score(&app, "/v1/players/carl").await, (900, 0, 1));
+    assert_eq!(
+        gomoku_score(&app, "/v1/players/carl?guest=true").await,
+        (900, 0, 1),
+        "the guest's record did not move"
+    );
+    app.get("/v1/players/nobody?guest=true")
+        .await
+        .assert_problem(404, "not_found");
+    // Both records are on the leaderboard, each once; paging keeps them apart.
+    let board = app
+        .get("/v1/players?game=gomoku&limit=100")
+        .await
+        .expect(200)
+        .body;
+    let carls: Vec<&Value> = board["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["name"].as_str().unwrap().eq_ignore_ascii_case("carl"))
+        .collect();
+    assert_eq!(carls.len(), 2, "{board}");
+    assert_ne!(carls[0]["registered"], carls[1]["registered"]);
+    let mut paged = Vec::new();
+    let mut cursor = String::new();
+    loop {
+        let page = app
+            .get(&format!("/v1/players?game=gomoku&limit=1{cursor}"))
+            .await
+            .expect(200)
+            .body;
+        for p in page["players"].as_array().unwrap() {
+            paged.push((p["name"].clone(), p["registered"].clone()));
+        }
+        match page["next_cursor"].as_str() {
+            Some(next) => cursor = format!("&cursor={next}"),
+            None => break,
+        }
+    }
+    let whole: Vec<(Value, Value)> = board["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["name"].clone(), p["registered"].clone()))
+        .collect();
+    assert_eq!(paged, whole);
+}
+
+/// Scores as the previous release stored them (keyed by the name shown) load after migration
+/// 0005: a registered name's row stays its player's, every other row a guest's, and play goes on.
+async fn scores_stored_by_the_previous_release_still_load(db: common::Db) {
+    let Some((url, dir)) = common::fresh_database(db).await else {
+        return;
+    };
+    let folder = match db {
+        common::Db::Sqlite => "migrations/sqlite",
+        common::Db::Postgres => "migrations/postgres",
+    };
+    let mut before = sqlx::migrate::Migrator::new(std::path::Path::new(folder))
+        .await
+        .expect("migrations");
+    let previous: Vec<_> = before
+        .migrations
+        .iter()
+        .filter(|m| m.version < 5)
+        .cloned()
+        .collect();
+    assert_eq!(previous.len(), 4);
+    before.migrations = previous.into();
+    let now = chrono::Utc::now();
+    let key = [9u8; 32].to_vec();
+    macro_rules! fill {
+        ($pool:expr) => {{
+            let pool = $pool;
+            before.run(&pool).await.expect("migrations 0001-0004");
+            sqlx::query(
+                "INSERT INTO players (canonical, name, key_hash, created_at) VALUES ($1, $2, $3, $4)",
+            )
+            .bind("reg")
+            .bind("Reg")
+            .bind(&key)
+            .bind(now)
+            .execute(&pool)
+            .await
+            .unwrap();
+            for (name, score, wins, losses) in [("Reg", 1300i64, 3i64, 0i64), ("wanderer", 800, 0, 2)] {
+                sqlx::query(
+                    "INSERT INTO player_stats (name, game, score, wins, losses, draws) \
+                     VALUES ($1, 'gomoku', $2, $3, $4, 0)",
+                )
+                .bind(name)
+                .bind(score)
+                .bind(wins)
+                .bind(losses)
+                .execute(&pool)
+                .await
+                .unwrap();
+            }
+            pool.close().await;
+        }};
+    }
+    match db {
+        common::Db::Sqlite => {
+            use std::str::FromStr;
+            let options = sqlx::sqlite::SqliteConnectOptions::from_str(&url)
+                .unwrap()
+                .create_if_missing(true);
+            fill!(sqlx::SqlitePool::connect_with(options).await.unwrap());
+        }
+        common::Db::Postgres => fill!(sqlx::PgPool::connect(&url).await.unwrap()),
+    }
+    let app = common::spawn_on(&url, dir, common::test_config(&url)).await;
+    let reg = player(&app, "reg").await;
+    assert_eq!(reg["registered"], true);
+    assert_eq!(reg["scores"]["gomoku"]["score"], 1300);
+    let wanderer = player(&app, "wanderer").await;
+    assert_eq!(wanderer["registered"], false);
+    assert_eq!(wanderer["scores"]["gomoku"]["losses"], 2);
+    let board = app.get("/v1/players?game=gomoku").await.expect(200).body;
+    assert_eq!(board["players"][0]["name"], "Reg", "{board}");
+    assert_eq!(board["players"][0]["registered"], true);
+    assert_eq!(board["players"][1]["name"], "wanderer");
+    // Play goes on into the migrated rows.
+    let (id, t, _) = create(
+        &app,
+        "gomoku",
+        json!({"players": [{"name": "wanderer"}, {"ai": "easy"}]}),
+        None,
+    )
+    .await;
+    resign(&app, &id, t[0].as_deref().unwrap()).await;
+    assert_eq!(
+        player(&app, "wanderer").await["scores"]["gomoku"]["score"],
+        700
+    );
+}
+
+#[actix_web::test]
+async fn scores_stored_by_the_previous_release_still_load_on_sqlite() {
+    scores_stored_by_the_previous_release_still_load(common::Db::Sqlite).await;
+}
+
+#[actix_web::test]
+async fn scores_stored_by_the_previous_release_still_load_on_postgres() {
+    scores_stored_by_the_previous_release_still_load(common::Db::Postgres).await;
+}
+
 /// A rated Gomoku game: `black`'s player (name, key) creates it with their key, `white`'s joins
 /// the open seat with theirs (an empty body); (id, black's token, white's token).
 async fn rated_gomoku_between(
@@ -780,4 +1266,7 @@ on_both_stores!(
     racing_finishers_move_scores_and_ratings_once,
     takeback_matrix,
     leaderboard_sorts_filters_and_pages,
+    rated_games_against_the_ai_allow_no_hints_previews_or_takebacks,
+    a_finished_rated_go_game_rates_once,
+    seed_scores_move_only_between_players_in_their_own_seats,
 );

@@ -200,10 +200,16 @@ async fn decks_reveal_only_drawn_cards(app: TestApp) {
         .await
         .expect(201);
     let id = created.body["id"].as_str().unwrap().to_owned();
+    // The owner token every deck route needs (shown in the create answer only).
+    let token = created.body["token"].as_str().unwrap().to_owned();
     let mut replies = vec![(created, 0)];
     // Enough cards that some jokers are drawn and some are still in the deck.
     let drawn = app
-        .post(&format!("/v1/poker/decks/{id}/draw"), json!({"count": 10}))
+        .post_as(
+            &format!("/v1/poker/decks/{id}/draw"),
+            json!({"count": 10}),
+            &token,
+        )
         .await
         .expect(200);
     let shown: Vec<String> = drawn.body["deck"]["drawn"]
@@ -219,11 +225,13 @@ async fn decks_reveal_only_drawn_cards(app: TestApp) {
     );
     replies.push((drawn, 10));
     replies.push((
-        app.get(&format!("/v1/poker/decks/{id}")).await.expect(200),
+        app.get_as(&format!("/v1/poker/decks/{id}"), &token)
+            .await
+            .expect(200),
         10,
     ));
     replies.push((
-        app.post(&format!("/v1/poker/decks/{id}/undo"), json!({}))
+        app.post_as(&format!("/v1/poker/decks/{id}/undo"), json!({}), &token)
             .await
             .expect(200),
         10,

@@ -9,8 +9,8 @@ use parlor::games::{GameStatus, SeatKindWord};
 use parlor::rating::{Rating, Standing};
 use parlor::store::{
     BoardCursor, BoardQuery, BoardRow, BoardSort, Commit, DeckRecord, GameFilter, GameStore,
-    HeldVersion, Layout, NewGame, PlayerRecord, Rated, RatedGame, RatedSide, ScoreChange, SeatRow,
-    StoreError, StoredState,
+    HeldVersion, Layout, NewGame, PlayerRecord, Rated, RatedGame, RatedSide, ScoreChange,
+    ScoreHolder, SeatRow, StoreError, StoredState,
 };
 use serde_json::{json, Value};
 use sqlx::types::Json;
@@ -59,7 +59,7 @@ fn new_game(player: &str) -> NewGame {
                 player: None,
             },
         ],
-        scored_players: vec![player.into()],
+        scored_players: vec![ScoreHolder::guest(player)],
         at: Utc::now(),
     }
 }
@@ -110,7 +110,10 @@ async fn contract(db: Db) {
         .await
         .unwrap());
     assert!(!store.token_known(&[7u8; 32]).await.unwrap());
-    let stats = store.player_stats(&player).await.unwrap();
+    let stats = store
+        .player_stats(&ScoreHolder::guest(&player))
+        .await
+        .unwrap();
     assert_eq!((stats[0].score, stats[0].wins), (1000, 0));
 
     // Compare-and-swap: the first writer at version 0 wins, a second at version 0 conflicts and
@@ -118,7 +121,7 @@ async fn contract(db: Db) {
     store.commit(&change(&game, 0, "h8")).await.unwrap();
     let mut stale = change(&game, 0, "a1");
     stale.scores.push(ScoreChange {
-        name: player.clone(),
+        holder: ScoreHolder::guest(&player),
         delta: 100,
         win: true,
         loss: false,
@@ -168,7 +171,14 @@ async fn contract(db: Db) {
             json!({"moves": ["h8"]})
         );
     }
-    assert_eq!(store.player_stats(&player).await.unwrap()[0].score, 1000);
+    assert_eq!(
+        store
+            .player_stats(&ScoreHolder::guest(&player))
+            .await
+            .unwrap()[0]
+            .score,
+        1000
+    );
 
     // A finishing commit moves the score in the same transaction.
     let mut finish = change(&game, 1, "i8");
@@ -176,14 +186,17 @@ async fn contract(db: Db) {
     finish.turn = None;
     finish.result = Some(json!({"winners": [0], "reason": "five_in_row", "summary": ""}));
     finish.scores.push(ScoreChange {
-        name: player.clone(),
+        holder: ScoreHolder::guest(&player),
         delta: 100,
         win: true,
         loss: false,
         draw: false,
     });
     store.commit(&finish).await.unwrap();
-    let s = &store.player_stats(&player).await.unwrap()[0];
+    let s = &store
+        .player_stats(&ScoreHolder::guest(&player))
+        .await
+        .unwrap()[0];
     assert_eq!((s.score, s.wins, s.losses, s.draws), (1100, 1, 0, 0));
     let done = store.load_game(game.id, None).await.unwrap().unwrap();
     assert_eq!(done.row.status, GameStatus::Finished);
@@ -231,6 +244,7 @@ async fn contract(db: Db) {
         id: Uuid::now_v7(),
         version: 0,
         state: Json(json!({"cards": 57})),
+        owner_token_hash: Some(vec![7; 32]),
         created_at: now,
         updated_at: now,
     };
@@ -264,7 +278,7 @@ async fn leaderboard_order(store: &dyn GameStore, first: &str) {
         end.status = Some(GameStatus::Finished);
         end.turn = None;
         end.scores.push(ScoreChange {
-            name: name.clone(),
+            holder: ScoreHolder::guest(name),
             delta: *delta,
             win: *delta > 0,
             loss: *delta < 0,
@@ -291,10 +305,12 @@ async fn leaderboard_order(store: &dyn GameStore, first: &str) {
         top.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(),
         vec![expected[0].0, expected[1].0]
     );
-    // A page starts after the cursor's (score, name): the tie at 1200 is split by name.
+    // A page starts after the cursor's (score, key): the tie at 1200 is split by the rows' keys,
+    // a guest's `guest:<name>`.
+    assert_eq!(top[1].key, format!("guest:{}", expected[1].0));
     let after = BoardCursor {
         value: 1200.0,
-        name: expected[1].0.to_owned(),
+        name: top[1].key.clone(),
     };
     let page = store.leaderboard(&by_score(2, Some(after))).await.unwrap();
     assert_eq!(
@@ -656,4 +672,109 @@ async fn sqlite_refuses_unknown_words() {
 #[actix_web::test]
 async fn postgres_refuses_unknown_words() {
     unknown_words_are_refused(Db::Postgres).await;
+}
+
+/// Every combination of the listing's filters, with the values bound as the store binds them.
+fn listing_filters() -> Vec<GameFilter> {
+    let mut filters = Vec::new();
+    for game in [None, Some("uno".to_owned())] {
+        for status in [None, Some(GameStatus::Waiting)] {
+            for player in [None, Some("alice".to_owned())] {
+                for before in [None, Some(Uuid::now_v7())] {
+                    filters.push(GameFilter {
+                        game: game.clone(),
+                        status,
+                        player: player.clone(),
+                        before,
+                        limit: 20,
+                    });
+                }
+            }
+        }
+    }
+    filters
+}
+
+/// `EXPLAIN` of one listing query, its lines joined.
+async fn listing_plan<'c, DB: sqlx::Database>(
+    conn: impl sqlx::Executor<'c, Database = DB>,
+    explain: &str,
+    filter: &GameFilter,
+) -> String
+where
+    for<'q> <DB as sqlx::Database>::Arguments<'q>: sqlx::IntoArguments<'q, DB>,
+    for<'q> String: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    for<'q> &'q str: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    for<'q> Uuid: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    for<'q> i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    usize: sqlx::ColumnIndex<DB::Row>,
+    String: for<'r> sqlx::Decode<'r, DB>,
+{
+    use sqlx::Row;
+    let sql = format!("{explain} {}", filter.listing_sql());
+    let mut query = sqlx::query::<DB>(&sql);
+    if let Some(game) = &filter.game {
+        query = query.bind(game.clone());
+    }
+    if let Some(status) = filter.status {
+        query = query.bind(status.as_str());
+    }
+    if let Some(player) = &filter.player {
+        query = query.bind(player.clone());
+    }
+    if let Some(before) = filter.before {
+        query = query.bind(before);
+    }
+    let rows = query.bind(filter.limit).fetch_all(conn).await.unwrap();
+    // SQLite's plan has its detail in the last column, PostgreSQL's in the only one.
+    rows.iter()
+        .map(|row| row.try_get::<String, _>(row.len() - 1).unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[actix_web::test]
+async fn sqlite_lists_every_filter_through_an_index() {
+    let (url, _dir) = common::fresh_database(Db::Sqlite).await.unwrap();
+    common::open_store(&url).await; // migrates
+    let mut conn = <sqlx::SqliteConnection as sqlx::Connection>::connect(&url)
+        .await
+        .unwrap();
+    for filter in listing_filters() {
+        let plan = listing_plan(&mut conn, "EXPLAIN QUERY PLAN", &filter).await;
+        // A full scan reads "SCAN games" with no index after it.
+        let full_scan = plan
+            .lines()
+            .any(|line| line.trim() == "SCAN games" || line.trim() == "SCAN seats");
+        assert!(!full_scan, "{filter:?} scans a whole table:\n{plan}");
+        if filter.game.is_some() && filter.status.is_some() {
+            assert!(plan.contains("games_by_game_status"), "{filter:?}:\n{plan}");
+        }
+    }
+}
+
+#[actix_web::test]
+async fn postgres_lists_every_filter_through_an_index() {
+    let Some((url, _)) = common::fresh_database(Db::Postgres).await else {
+        return;
+    };
+    common::open_store(&url).await; // migrates
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+        .await
+        .unwrap();
+    // An empty table is cheapest to read whole; the planner shows whether an index could serve.
+    sqlx::query("SET enable_seqscan = off")
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    for filter in listing_filters() {
+        let plan = listing_plan(&mut conn, "EXPLAIN", &filter).await;
+        assert!(
+            !plan.contains("Seq Scan"),
+            "{filter:?} scans a whole table:\n{plan}"
+        );
+        if filter.game.is_some() && filter.status.is_some() && filter.player.is_none() {
+            assert!(plan.contains("games_by_game_status"), "{filter:?}:\n{plan}");
+        }
+    }
 }

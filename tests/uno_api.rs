@@ -699,6 +699,17 @@ async fn a_shout_reaches_only_its_recipient(app: TestApp) {
     shout(1, 7, "nobody")
         .await
         .assert_problem(422, "invalid_request");
+    // Shouts follow the name rules: no terminal escapes, no reordering or invisible characters.
+    for hidden in [
+        "\u{1b}[2Jgotcha",
+        "\u{202e}evil",
+        "UNO\u{200b}!",
+        "bell\u{7}",
+    ] {
+        shout(1, 0, hidden)
+            .await
+            .assert_problem(422, "invalid_request");
+    }
     shout(1, 0, &"é".repeat(200)).await.expect(200);
 
     let bob = view(&app, &game, 1).await;
@@ -776,6 +787,78 @@ async fn racing_jump_ins(app: TestApp) {
     assert_eq!(log.as_array().unwrap().len(), 4);
 }
 
+/// What the server does shows nothing hidden: it stops for a jump-in chance on a card whose
+/// twin nobody has seen, though no human holds it (here the deck does), never on a 0 (one copy);
+/// a draw by choice under `draw_then_play` waits for `pass` whether or not the card fits, for AI
+/// seats and humans alike.
+async fn stops_and_draws_follow_public_facts_only(app: TestApp) {
+    let cards = dealing(
+        &[
+            "R7 R0 B1 B2 B4 B5 B6",
+            "G1 G2 G3 G4 G5 G6 G9",
+            "Y1 Y2 Y3 Y4 Y5 Y6 Y9",
+        ],
+        "R3",
+        &["G8", "Y8", "G8", "Y8", "B9"],
+    );
+    let game = create(
+        &app,
+        json!({"players": [{"name": "ann"}, {"ai": "easy"}, {"ai": "easy"}],
+               "rules": {"jump_in": true, "draw_then_play": true}, "deck": cards}),
+    )
+    .await;
+    // The other R7 is in the deck: the server stops all the same.
+    let r = act(&app, &game, 0, play("R7")).await.expect(200);
+    assert_eq!(types(&r.body["events"]), ["played"], "{}", r.text);
+    assert_eq!(r.body["game"]["turn"], 1);
+    assert_eq!(
+        r.body["game"]["state"]["jump_window"],
+        json!({"card": "R7", "seat": 0})
+    );
+    assert_eq!(r.body["game"]["state"]["can_jump_in"], false);
+    // The AI seats go on: each draws a card that does not fit and passes.
+    let r = app.post(&game.path("ai-move"), json!({})).await.expect(200);
+    assert_eq!(
+        types(&r.body["events"]),
+        ["drew", "passed", "drew", "passed"],
+        "{}",
+        r.text
+    );
+    assert_eq!(r.body["game"]["turn"], 0);
+    // Nobody can jump on a 0: no stop.
+    let r = act(&app, &game, 0, play("R0")).await.expect(200);
+    assert_eq!(
+        types(&r.body["events"]),
+        ["played", "drew", "passed", "drew", "passed"],
+        "{}",
+        r.text
+    );
+    assert_eq!(r.body["game"]["turn"], 0);
+    // The human draws B9, which does not fit: the turn waits for the pass, and the table sees
+    // the same as after a card that fits.
+    let r = act(&app, &game, 0, json!({"action": "draw"}))
+        .await
+        .expect(200);
+    assert_eq!(types(&r.body["events"]), ["drew"]);
+    let spectator = app.get(&game.path("")).await.expect(200).body;
+    assert_eq!(spectator["turn"], 0);
+    assert_eq!(spectator["state"]["awaiting_pass"], true);
+    let mine = view(&app, &game, 0).await;
+    assert!(hand(&mine).contains(&"B9".to_owned()));
+    assert!(mine["state"]["hand"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|c| c["playable"] == false));
+    act(&app, &game, 0, play("B9"))
+        .await
+        .assert_problem(422, "illegal_move");
+    let r = act(&app, &game, 0, json!({"action": "pass"}))
+        .await
+        .expect(200);
+    assert_eq!(types(&r.body["events"])[0], "passed");
+}
+
 /// A game that waits for `start` with an AI to act first: `start` deals, and the AI plays at once
 /// (with `auto_ai`), so the answer leaves the human to act, as creation and `join` do.
 async fn start_lets_the_ais_act_first(app: TestApp) {
@@ -815,4 +898,5 @@ on_both_stores!(
     a_room_joins_starts_and_ends,
     a_shout_reaches_only_its_recipient,
     racing_jump_ins,
+    stops_and_draws_follow_public_facts_only,
 );

@@ -50,7 +50,7 @@ seed_decks() { # $1 = base URL
   local decks="" body
   for _ in 1 2; do
     body=$(curl -fsS -X POST "$1/v1/poker/decks" -H 'content-type: application/json' -d '{}')
-    decks+=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["id"], end=",")' <<<"$body")
+    decks+=$(python3 -c 'import json,sys; b=json.load(sys.stdin); print(b["id"] + ":" + b["token"], end=",")' <<<"$body")
   done
   echo "$decks"
 }

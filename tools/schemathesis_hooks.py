@@ -9,7 +9,7 @@
   id, and deck routes 404 to random deck ids, so on their own they are fuzzed only up to that
   check. Most such requests get a real game of the route's kind (with one of its seat tokens) or a
   real deck (with a card drawn first, so undo and reselect have one to act on): the ones the script
-  created (PARLOR_FUZZ_GAMES="game/id:token:token,...", PARLOR_FUZZ_DECKS="id,...") and every one
+  created (PARLOR_FUZZ_GAMES="game/id:token:token,...", PARLOR_FUZZ_DECKS="id:token,...", with each deck's owner token) and every one
   the run creates. Every turn game in the document is covered: its routes are found by their paths.
   A `redo` comes after a move taken back, so that it has something to replay.
   The choices come from SCHEMATHESIS_SEED, so a run replays.
@@ -38,7 +38,10 @@ for entry in filter(None, os.environ.get("PARLOR_FUZZ_GAMES", "").split(",")):
     kind_and_id, *tokens = entry.split(":")
     kind, game_id = kind_and_id.split("/")
     GAMES.setdefault(kind, {})[game_id] = tokens
-DECKS: list[str] = list(filter(None, os.environ.get("PARLOR_FUZZ_DECKS", "").split(",")))
+# Deck id -> its owner token (every deck route needs it).
+DECKS: dict[str, str] = dict(
+    entry.split(":", 1) for entry in filter(None, os.environ.get("PARLOR_FUZZ_DECKS", "").split(","))
+)
 
 RNG = random.Random(int(os.environ.get("SCHEMATHESIS_SEED", "0")))
 # Names the run registered (canonical form): a random create or join naming one is refused (403,
@@ -113,7 +116,7 @@ def after_call(context, case, response):
         if tokens:
             GAMES.setdefault(created.group(1), {})[body["id"]] = tokens
     elif case.path == "/v1/poker/decks":
-        DECKS.append(body["id"])
+        DECKS[body["id"]] = body["token"]
     elif case.path == "/v1/players" and isinstance(body.get("name"), str):
         REGISTERED.add(_canonical(body["name"]))
 
@@ -225,13 +228,17 @@ def _the_current_version(case, kind: str, game_id: str) -> None:
 def _use_a_real_deck(case) -> None:
     deck_id = case.path_parameters.get("id")
     if deck_id not in DECKS:
-        deck_id = RNG.choice(DECKS)
+        deck_id = RNG.choice(sorted(DECKS))
         case.path_parameters["id"] = deck_id
+    if case.headers is None:
+        case.headers = {}
+    owner = {"Authorization": "Bearer " + DECKS[deck_id]}
+    case.headers.update(owner)
     if case.headers and "If-Match" in case.headers and RNG.random() < 0.5:
         del case.headers["If-Match"]
     if BASE and case.path.endswith(("/undo", "/reselect")):
         # Something to take back or swap; a full or missing deck just says so.
-        requests.post(f"{BASE}/v1/poker/decks/{deck_id}/draw", json={"count": 1}, timeout=10)
+        requests.post(f"{BASE}/v1/poker/decks/{deck_id}/draw", json={"count": 1}, headers=owner, timeout=10)
 
 
 def _as_the_seat_to_act(case, kind: str) -> None:

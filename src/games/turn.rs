@@ -371,6 +371,12 @@ pub trait TurnGame: Clone + Serialize + DeserializeOwned + Send + Sync + 'static
     fn auto_ai(&self) -> bool {
         false
     }
+    /// Whether the creator's options let a rated game ([`TurnGame::RATINGS`]) move ratings: not
+    /// when created with `"rated": false`, nor from a start the AI levels' ratings were not
+    /// measured from (Go: an SGF record, handicap stones, an unusual komi).
+    fn rated(&self) -> bool {
+        true
+    }
     /// A fresh game. `seed` makes every random choice reproducible. Open seats are filled later.
     fn new(options: &Self::Options, seats: &[SeatKind], seed: u64) -> Result<Self, RuleError>;
     /// Begins play once every seat is taken (deal the cards …). Games with nothing to do at the
@@ -481,6 +487,9 @@ pub struct ReportSpec {
     pub params: &'static [ReportParam],
     /// `application/json` or another media type (`application/x-go-sgf`).
     pub content_type: &'static str,
+    /// Whether this query of the report searches (Go's `estimate=true` runs playouts): it then
+    /// runs on the AI pool, under the client's AI limit, and its answer is kept per version.
+    pub thinks: fn(&ReportQuery) -> bool,
     /// The JSON schema of the answer (for JSON reports): its component name and schema.
     pub schema: fn() -> (
         String,
@@ -502,6 +511,7 @@ pub struct ReportParam {
 pub type ReportQuery = std::collections::BTreeMap<String, String>;
 
 /// A rendered report.
+#[derive(Clone, Debug)]
 pub enum Report {
     Json(Value),
     Text(String),

@@ -43,9 +43,12 @@ pub enum ApiError {
     /// The request's body did not arrive in time; the connection closes.
     #[error("the request body did not arrive within {0} s")]
     RequestTimeout(u64),
-    /// A client asked for more AI moves than its rate allows.
-    #[error("too many AI requests from this client; retry in {retry_after} s")]
-    RateLimited { retry_after: u32 },
+    /// A client asked for more (AI moves, creations) than its rate allows.
+    #[error("too many {what} from this client; retry in {retry_after} s")]
+    RateLimited {
+        what: &'static str,
+        retry_after: u32,
+    },
     /// Database down, AI pool saturated: retry after the given seconds.
     #[error("{message}")]
     Unavailable { message: String, retry_after: u32 },
@@ -172,8 +175,8 @@ impl ResponseError for ApiError {
         if let ApiError::RequestTimeout(_) = self {
             response.force_close();
         }
-        if let ApiError::Unavailable { retry_after, .. } | ApiError::RateLimited { retry_after } =
-            self
+        if let ApiError::Unavailable { retry_after, .. }
+        | ApiError::RateLimited { retry_after, .. } = self
         {
             response.insert_header((header::RETRY_AFTER, retry_after.to_string()));
         }

@@ -1,5 +1,7 @@
-//! Per-client rate limiting of AI requests (off unless `PARLOR_AI_RATE_PER_MINUTE` is set): AI
-//! moves cost CPU seconds, so one client must not be able to keep every AI thread busy.
+//! Per-client rate limits: on AI requests (off unless `PARLOR_AI_RATE_PER_MINUTE` is set: AI moves
+//! cost CPU seconds, so one client must not keep every AI thread busy) and on creating games, decks
+//! and players (`PARLOR_CREATE_RATE_PER_MINUTE`, on by default at a generous rate: whatever is
+//! created is stored).
 
 use std::future::{ready, Ready};
 use std::net::{IpAddr, Ipv4Addr};
@@ -8,19 +10,19 @@ use std::sync::Arc;
 
 use actix_web::{dev::Payload, web, FromRequest, HttpRequest};
 use governor::clock::{Clock, DefaultClock};
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use governor::{DefaultKeyedRateLimiter, Quota};
 
 use super::error::ApiError;
 use crate::app::AppState;
 
 /// A token bucket per client IP address.
 #[derive(Clone)]
-pub struct AiRateLimiter(Arc<DefaultKeyedRateLimiter<IpAddr>>);
+pub struct RateLimiter(Arc<DefaultKeyedRateLimiter<IpAddr>>);
 
-impl AiRateLimiter {
+impl RateLimiter {
     pub fn per_minute(requests: u32) -> Self {
         let quota = Quota::per_minute(NonZeroU32::new(requests.max(1)).expect("at least one"));
-        AiRateLimiter(Arc::new(RateLimiter::keyed(quota)))
+        RateLimiter(Arc::new(governor::RateLimiter::keyed(quota)))
     }
 
     /// Takes one request from `client`'s bucket, or says how many seconds until it may.
@@ -38,6 +40,36 @@ impl AiRateLimiter {
     }
 }
 
+/// The client a request comes from: the peer address (behind a proxy, all its clients share one
+/// bucket; OPERATIONS.md).
+fn client(req: &HttpRequest) -> IpAddr {
+    req.peer_addr()
+        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |a| a.ip())
+}
+
+/// Takes one request from the bucket `pick` chooses, or fails with 429 naming `what`.
+fn admit(
+    req: &HttpRequest,
+    pick: fn(&AppState) -> Option<&RateLimiter>,
+    what: &'static str,
+) -> Result<(), ApiError> {
+    let Some(app) = req.app_data::<web::Data<AppState>>() else {
+        return Ok(());
+    };
+    match pick(app) {
+        Some(limiter) => limiter
+            .check(client(req))
+            .map_err(|retry_after| ApiError::RateLimited { what, retry_after }),
+        None => Ok(()),
+    }
+}
+
+/// Admits a request that makes the AI think (a route other than `ai-move`, such as Go's
+/// estimate) under the client's AI rate limit, or fails with 429.
+pub fn admit_ai(req: &HttpRequest) -> Result<(), ApiError> {
+    admit(req, |app| app.ai_limit.as_ref(), "AI requests")
+}
+
 /// Extracting this admits the request under the AI rate limit, or fails with 429.
 pub struct AiRateLimit;
 
@@ -46,22 +78,20 @@ impl FromRequest for AiRateLimit {
     type Future = Ready<Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let limiter = req
-            .app_data::<web::Data<AppState>>()
-            .and_then(|app| app.ai_limit.clone());
-        let Some(limiter) = limiter else {
-            return ready(Ok(AiRateLimit));
-        };
-        // The peer address: behind a proxy, all its clients share one bucket (OPERATIONS.md).
-        let client = req
-            .peer_addr()
-            .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |a| a.ip());
-        ready(
-            limiter
-                .check(client)
-                .map(|()| AiRateLimit)
-                .map_err(|retry_after| ApiError::RateLimited { retry_after }),
-        )
+        ready(admit_ai(req).map(|()| AiRateLimit))
+    }
+}
+
+/// Extracting this admits a creation (a game, a deck, a player) under the client's creation
+/// quota, or fails with 429.
+pub struct CreateQuota;
+
+impl FromRequest for CreateQuota {
+    type Error = ApiError;
+    type Future = Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(admit(req, |app| app.create_limit.as_ref(), "creations").map(|()| CreateQuota))
     }
 }
 
@@ -71,7 +101,7 @@ mod tests {
 
     #[test]
     fn a_client_gets_its_quota_and_then_waits() {
-        let limiter = AiRateLimiter::per_minute(3);
+        let limiter = RateLimiter::per_minute(3);
         let a = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1));
         let b = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 2));
         for _ in 0..3 {

@@ -17,9 +17,9 @@ use super::{games, ops, players, poker, problems, turns};
         license(name = "MIT")
     ),
     paths(
-        ops::index, ops::health, ops::ready, ops::metrics, games::list, players::get, players::leaderboard, players::register,
+        ops::index, ops::health, ops::ready, games::list, players::get, players::leaderboard, players::register,
         poker::deal, poker::compare, poker::evaluate, poker::create_deck, poker::get_deck,
-        poker::draw, poker::undo, poker::reselect, poker::shuffle,
+        poker::draw, poker::undo, poker::reselect, poker::shuffle, poker::claim_deck,
     ),
     components(schemas(super::error::Problem)),
     modifiers(&SeatToken),
@@ -27,7 +27,7 @@ use super::{games, ops, players, poker, problems, turns};
         (name = "poker", description = "Poker with five jokers: deal, compare, evaluate and deck sessions"),
         (name = "games", description = "Every game, listed"),
         (name = "players", description = "Registered players, scores, ratings and the leaderboard"),
-        (name = "ops", description = "Health, readiness and metrics"),
+        (name = "ops", description = "Health and readiness (metrics are on the admin listener)"),
     )
 )]
 struct ApiDoc;
@@ -45,6 +45,11 @@ impl Modify for SeatToken {
             "A registered player's key: returned once, by POST /v1/players. On create it claims seat 0, on join the open seat".into(),
         );
         components.add_security_scheme("player_key", SecurityScheme::Http(player));
+        let mut deck = Http::new(HttpAuthScheme::Bearer);
+        deck.description = Some(
+            "A poker deck's owner token: returned once, by POST /v1/poker/decks (or by claim for a deck stored before decks had owners)".into(),
+        );
+        components.add_security_scheme("deck_token", SecurityScheme::Http(deck));
     }
 }
 

@@ -64,6 +64,12 @@ pub async fn metrics(
         .body(buffer))
 }
 
+/// The admin listener's routes: `/metrics`, apart from the public port.
+pub fn configure_admin(cfg: &mut web::ServiceConfig) {
+    cfg.service(super::resource("/metrics", "GET, HEAD").route(super::get_or_head().to(metrics)))
+        .default_service(web::to(no_route));
+}
+
 /// Any other path.
 pub async fn no_route() -> Result<HttpResponse, ApiError> {
     Err(ApiError::NotFound(
@@ -99,7 +105,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(super::resource("/", "GET, HEAD").route(get_or_head().to(index)))
         .service(super::resource("/health", "GET, HEAD").route(get_or_head().to(health)))
         .service(super::resource("/ready", "GET, HEAD").route(get_or_head().to(ready)))
-        .service(super::resource("/metrics", "GET, HEAD").route(get_or_head().to(metrics)))
         .route(
             "/docs",
             web::get().to(|| async {

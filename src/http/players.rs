@@ -7,7 +7,7 @@ use utoipa::IntoParams;
 use super::error::ApiError;
 use super::games::{GameName, RankedGame};
 use super::problems::{
-    BadRequest, Conflict, NotFound, PayloadTooLarge, Unavailable, Unprocessable,
+    BadRequest, Conflict, NotFound, PayloadTooLarge, TooManyRequests, Unavailable, Unprocessable,
 };
 use super::{NoParams, Object};
 use crate::app::AppState;
@@ -35,10 +35,20 @@ pub struct LeaderboardQuery {
     pub limit: Option<i64>,
 }
 
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct PlayerQuery {
+    /// `true`: the guest record of exactly this name, even where the name is registered now (a
+    /// registered player's record and a guest's of the same name are two records).
+    pub guest: Option<bool>,
+}
+
 /// A player's scores and ratings, by game. A name is known once registered or once it sat at a
-/// scored game; a registered player answers to every look-alike of their name.
+/// scored game; a registered player answers to every look-alike of their name, and their record
+/// is theirs alone: a guest's record of the same name is `?guest=true`.
 #[utoipa::path(get, path = "/v1/players/{name}", tag = "players",
-    params(("name" = String, Path, description = "Player name")),
+    params(("name" = String, Path, description = "Player name"), PlayerQuery),
     responses(
         (status = 200, body = Player),
         (status = 400, response = BadRequest),
@@ -48,12 +58,14 @@ pub struct LeaderboardQuery {
 pub async fn get(
     app: web::Data<AppState>,
     name: web::Path<String>,
-    _: web::Query<NoParams>,
+    query: web::Query<PlayerQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    Ok(HttpResponse::Ok().json(players::player(&app, &name).await?))
+    let guest = query.guest.unwrap_or(false);
+    Ok(HttpResponse::Ok().json(players::player(&app, &name, guest).await?))
 }
 
-/// The leaderboard: highest score (or rating) first, ties by name, in pages.
+/// The leaderboard: highest score (or rating) first, ties in a fixed order, in pages. A registered
+/// player and a guest of the same name are two lines.
 #[utoipa::path(get, path = "/v1/players", tag = "players", params(LeaderboardQuery),
     responses(
         (status = 200, body = Leaderboard),
@@ -98,11 +110,13 @@ fn default_sort(game: &str) -> SortBy {
         (status = 409, response = Conflict),
         (status = 413, response = PayloadTooLarge),
         (status = 422, response = Unprocessable),
+        (status = 429, response = TooManyRequests),
         (status = 503, response = Unavailable),
     ))]
 pub async fn register(
     app: web::Data<AppState>,
     _: web::Query<NoParams>,
+    _quota: super::limits::CreateQuota,
     body: web::Json<Object<RegisterRequest>>,
 ) -> Result<HttpResponse, ApiError> {
     let registered = players::register(&app, body.into_inner().0).await?;

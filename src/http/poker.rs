@@ -5,10 +5,13 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use super::auth::Bearer;
 use super::conditional::{self, IfMatch, View};
 use super::error::ApiError;
+use super::limits::CreateQuota;
 use super::problems::{
-    BadRequest, Conflict, NotFound, PayloadTooLarge, PreconditionFailed, Unavailable, Unprocessable,
+    BadRequest, Conflict, Forbidden, NotFound, PayloadTooLarge, PreconditionFailed,
+    TooManyRequests, Unauthorized, Unavailable, Unprocessable,
 };
 use super::Object;
 use crate::app::AppState;
@@ -16,7 +19,7 @@ use crate::games::poker::{
     self, Card, Eval, PokerError, Showdown, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS,
 };
 use crate::seed::Seed;
-use crate::service::decks::{self, DeckAction, DeckChange, DeckView};
+use crate::service::decks::{self, DeckAction, DeckChange, DeckView, OwnedDeck};
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -89,7 +92,9 @@ pub struct EvaluateRequest {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"seed": 7}))]
 pub struct NewDeckRequest {
-    /// Makes the shuffle reproducible; random when absent.
+    /// Makes the shuffle reproducible, and public: the answers show it (`"seeded": true`) and
+    /// anyone who knows it can predict the deck. Without it the deck is shuffled from a secret key
+    /// that no answer shows (`"seeded": false`).
     pub seed: Option<Seed>,
 }
 
@@ -182,34 +187,53 @@ pub async fn evaluate(
     Ok(HttpResponse::Ok().json(poker::evaluate(&cards)))
 }
 
-/// A new deck session: 57 cards shuffled from the seed. The body may be empty.
+/// A new deck session: 57 cards shuffled from the client's `seed` (shown, reproducible) or, without
+/// one, from a secret key that never leaves the server. The body may be empty. The answer holds
+/// the owner `token`, shown only here, that every deck route requires.
 #[utoipa::path(post, path = "/v1/poker/decks", tag = "poker", request_body(content = Option<NewDeckRequest>), responses(
-    (status = 201, body = DeckView, headers(("Location" = String), ("ETag" = String))),
+    (status = 201, description = "The deck and its owner token (`Cache-Control: no-store`)", body = OwnedDeck,
+        headers(("Location" = String), ("ETag" = String), ("Cache-Control" = String, description = "`no-store`"))),
     (status = 400, response = BadRequest),
     (status = 413, response = PayloadTooLarge),
+    (status = 429, response = TooManyRequests),
     (status = 503, response = Unavailable),
 ))]
 pub async fn create_deck(
     _: web::Query<super::NoParams>,
+    _quota: CreateQuota,
     app: web::Data<AppState>,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
     let request: NewDeckRequest = super::optional_json(&body)?;
-    let deck = decks::create(&app, request.seed.map(|s| s.0)).await?;
-    let location = format!("/v1/poker/decks/{}", deck.id);
+    let owned = decks::create(&app, request.seed.map(|s| s.0)).await?;
+    let location = format!("/v1/poker/decks/{}", owned.deck.id);
     Ok(conditional::created(
         &location,
-        View::public(deck.version),
-        &deck,
+        View::public(owned.deck.version),
+        &owned,
     ))
+}
+
+/// An answer for a deck's owner alone: no shared cache keeps it.
+fn owners(mut response: HttpResponse) -> HttpResponse {
+    if !response.status().is_client_error() && !response.status().is_server_error() {
+        response.headers_mut().insert(
+            actix_web::http::header::CACHE_CONTROL,
+            actix_web::http::header::HeaderValue::from_static("private, no-cache"),
+        );
+    }
+    response
 }
 
 /// A deck session: how many cards remain and which were drawn (never the order of the rest).
 #[utoipa::path(get, path = "/v1/poker/decks/{id}", tag = "poker",
     params(("id" = Uuid, Path, description = "Deck id")),
+    security(("deck_token" = [])),
     responses(
         (status = 200, body = DeckView, headers(("ETag" = String))),
         (status = 304, description = "Unchanged since the `If-None-Match` version"),
+        (status = 401, response = Unauthorized),
+        (status = 403, response = Forbidden),
         (status = 404, response = NotFound),
         (status = 503, response = Unavailable),
     ))]
@@ -218,35 +242,40 @@ pub async fn get_deck(
     app: web::Data<AppState>,
     req: HttpRequest,
     id: web::Path<Uuid>,
+    bearer: Bearer,
 ) -> Result<HttpResponse, ApiError> {
-    let deck = decks::get(&app, *id).await?;
-    Ok(conditional::respond(
+    let deck = decks::get(&app, *id, bearer.hash()).await?;
+    Ok(owners(conditional::respond(
         &req,
         View::public(deck.version),
         &deck,
-    ))
+    )))
 }
 
 async fn change(
     app: &crate::service::Services,
     id: Uuid,
+    bearer: Bearer,
     if_match: IfMatch,
     action: DeckAction,
 ) -> Result<HttpResponse, ApiError> {
-    let change = decks::change(app, id, if_match.0, action).await?;
-    Ok(conditional::ok(
+    let change = decks::change(app, id, bearer.hash(), if_match.0, action).await?;
+    Ok(owners(conditional::ok(
         HttpResponse::Ok(),
         View::public(change.deck.version),
         &change,
-    ))
+    )))
 }
 
 /// Draws cards from the top of the deck.
 #[utoipa::path(post, path = "/v1/poker/decks/{id}/draw", tag = "poker", request_body = DrawRequest,
     params(("id" = Uuid, Path, description = "Deck id")),
+    security(("deck_token" = [])),
     responses(
         (status = 200, description = "`cards` were drawn", body = DeckChange, headers(("ETag" = String))),
         (status = 400, response = BadRequest),
+        (status = 401, response = Unauthorized),
+        (status = 403, response = Forbidden),
         (status = 404, response = NotFound),
         (status = 409, response = Conflict),
         (status = 412, response = PreconditionFailed),
@@ -260,9 +289,10 @@ pub async fn draw(
     id: web::Path<Uuid>,
     if_match: IfMatch,
     body: web::Json<Object<DrawRequest>>,
+    bearer: Bearer,
 ) -> Result<HttpResponse, ApiError> {
     let action = DeckAction::draw(body.into_inner().0.count)?;
-    change(&app, *id, if_match, action).await
+    change(&app, *id, bearer, if_match, action).await
 }
 
 /// A body-less deck action: its handler and documentation, written once for the three.
@@ -271,8 +301,11 @@ macro_rules! deck_action {
         $(#[doc = $doc])*
         #[utoipa::path(post, path = $path, tag = "poker",
             params(("id" = Uuid, Path, description = "Deck id")),
+            security(("deck_token" = [])),
             responses(
                 (status = 200, description = $ok, body = DeckChange, headers(("ETag" = String))),
+                (status = 401, response = Unauthorized),
+                (status = 403, response = Forbidden),
                 (status = 404, response = NotFound),
                 (status = 409, response = Conflict),
                 (status = 412, response = PreconditionFailed),
@@ -283,8 +316,9 @@ macro_rules! deck_action {
             app: web::Data<AppState>,
             id: web::Path<Uuid>,
             if_match: IfMatch,
+            bearer: Bearer,
         ) -> Result<HttpResponse, ApiError> {
-            change(&app, *id, if_match, $action).await
+            change(&app, *id, bearer, if_match, $action).await
         }
     };
 }
@@ -296,14 +330,43 @@ deck_action!(
 );
 deck_action!(
     /// The seed's re-select: the last drawn card goes back to a random place and a card is drawn
-    /// (409 `conflict` when nothing is drawn).
+    /// (409 `conflict` when nothing is drawn). A random deck draws the place from its secret key.
     reselect, "/v1/poker/decks/{id}/reselect", DeckAction::Reselect,
     "`returned` went back, `cards` holds the new card"
 );
 deck_action!(
-    /// Every drawn card back, and the whole deck shuffled again.
+    /// Every drawn card back, and the whole deck shuffled again (a random deck from its secret
+    /// key, a seeded one reproducibly from its seed).
     shuffle, "/v1/poker/decks/{id}/shuffle", DeckAction::Shuffle, "`returned` went back"
 );
+
+/// Takes ownership of a deck stored before decks had owners (which is open to anyone with its
+/// id until then): the answer holds its owner `token`, shown only here, and the cards not yet
+/// drawn are reshuffled from a fresh secret key, so the deck is a random one (`seeded: false`)
+/// from then on. 409 `conflict` for a deck that has an owner (every deck created since).
+#[utoipa::path(post, path = "/v1/poker/decks/{id}/claim", tag = "poker",
+    params(("id" = Uuid, Path, description = "Deck id")),
+    responses(
+        (status = 200, description = "The deck and its owner token (`Cache-Control: no-store`)", body = OwnedDeck,
+            headers(("ETag" = String), ("Cache-Control" = String, description = "`no-store`"))),
+        (status = 404, response = NotFound),
+        (status = 409, response = Conflict),
+        (status = 412, response = PreconditionFailed),
+        (status = 503, response = Unavailable),
+    ))]
+pub async fn claim_deck(
+    _: web::Query<super::NoParams>,
+    app: web::Data<AppState>,
+    id: web::Path<Uuid>,
+    if_match: IfMatch,
+) -> Result<HttpResponse, ApiError> {
+    let owned = decks::claim(&app, *id, if_match.0).await?;
+    Ok(conditional::secret(conditional::ok(
+        HttpResponse::Ok(),
+        View::public(owned.deck.version),
+        &owned,
+    )))
+}
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     use super::resource;
@@ -317,5 +380,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(resource("/v1/poker/decks/{id}/draw", "POST").route(web::post().to(draw)))
         .service(resource("/v1/poker/decks/{id}/undo", "POST").route(web::post().to(undo)))
         .service(resource("/v1/poker/decks/{id}/reselect", "POST").route(web::post().to(reselect)))
-        .service(resource("/v1/poker/decks/{id}/shuffle", "POST").route(web::post().to(shuffle)));
+        .service(resource("/v1/poker/decks/{id}/shuffle", "POST").route(web::post().to(shuffle)))
+        .service(resource("/v1/poker/decks/{id}/claim", "POST").route(web::post().to(claim_deck)));
 }

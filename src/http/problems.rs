@@ -36,7 +36,7 @@ problems! {
     PreconditionFailed => "412", "`precondition_failed`: the `If-Match` version is stale";
     PayloadTooLarge => "413", "`payload_too_large`: the body is over the configured limit";
     Unprocessable => "422", "`illegal_move` (the rules forbid it) or `invalid_request` (values out of range)";
-    TooManyRequests => "429", "`rate_limited`: this client's AI request rate is used up (see `Retry-After`)", retry: true;
+    TooManyRequests => "429", "`rate_limited`: this client's rate of AI requests or of creations is used up (see `Retry-After`)", retry: true;
     Unavailable => "503", "`unavailable`: the database is down or every AI thread is busy (see `Retry-After`)", retry: true;
 }
 
@@ -64,7 +64,7 @@ fn problem_response(description: &str, retry_after: bool) -> RefOr<Response> {
 pub struct ProblemSet(&'static [&'static str]);
 
 impl ProblemSet {
-    pub const CREATE: ProblemSet = ProblemSet(&["400", "401", "403", "413", "422", "503"]);
+    pub const CREATE: ProblemSet = ProblemSet(&["400", "401", "403", "413", "422", "429", "503"]);
     pub const READ_AS_SEAT: ProblemSet = ProblemSet(&["400", "401", "403", "404", "503"]);
     pub const LIST: ProblemSet = ProblemSet(&["400", "404", "422", "503"]);
     pub const MOVE: ProblemSet = ProblemSet(&[
@@ -78,7 +78,7 @@ impl ProblemSet {
     ]);
     pub const SEAT_ACTION: ProblemSet =
         ProblemSet(&["400", "401", "403", "404", "409", "412", "422", "503"]);
-    pub const REPORT: ProblemSet = ProblemSet(&["400", "404", "422", "503"]);
+    pub const REPORT: ProblemSet = ProblemSet(&["400", "404", "422", "429", "503"]);
 }
 
 /// References to the shared responses of `set`, by status.

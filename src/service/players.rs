@@ -11,7 +11,8 @@ use super::tokens::{self, TokenHash};
 use super::{ServiceError, ServiceResult, Services};
 use crate::rating::Rating;
 use crate::store::{
-    BoardCursor, BoardQuery, BoardRow, BoardSort, PlayerRecord, PlayerStats, RatingRow, StoreError,
+    BoardCursor, BoardQuery, BoardRow, BoardSort, PlayerRecord, PlayerStats, RatingRow,
+    ScoreHolder, StoreError,
 };
 
 /// Body of `POST /v1/players`.
@@ -62,9 +63,11 @@ pub struct RatingView {
 pub struct Player {
     #[schema(example = "alice")]
     pub name: String,
-    /// Whether the name is registered (protected by a key); `false`: a guest's name.
+    /// Whether this is a registered player's record (a name protected by a key); `false`: a
+    /// guest name's record, which registering that name neither inherits nor removes.
     pub registered: bool,
-    /// The seed's scores by game: every player starts at 1000, +100 a win, −100 a loss.
+    /// The seed's scores by game: every player starts at 1000, +100 a win, −100 a loss (only in a
+    /// game against the AI, or between registered players who each took their own seat).
     pub scores: BTreeMap<String, Stats>,
     /// Glicko-2 ratings by game (registered players, rated games only).
     pub ratings: BTreeMap<String, RatingView>,
@@ -97,7 +100,7 @@ pub struct RankedPlayer {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SortBy {
-    /// The seed's score, highest first; ties by name.
+    /// The seed's score, highest first; ties: guests before registered players, each by name.
     #[default]
     Score,
     /// The Glicko-2 rating, highest first; ties by name. Lists players with a rating.
@@ -186,21 +189,31 @@ pub async fn registered(svc: &Services, name: &PlayerName) -> ServiceResult<Opti
     Ok(svc.store.registered_player(&name.canonical()).await?)
 }
 
-/// A player by name; 404 for a name neither registered nor ever seated at a scored game.
-pub async fn player(svc: &Services, raw: &str) -> ServiceResult<Player> {
+/// A player by name; 404 for a name neither registered nor ever seated at a scored game. A
+/// registered name shows its player's record (never a guest's of the same name, which `guest`
+/// asks for); any other name its guest record.
+pub async fn player(svc: &Services, raw: &str, guest: bool) -> ServiceResult<Player> {
     let not_found = || {
         ServiceError::NotFound(format!(
-            "no player named {:?} is registered or has played a scored game",
+            "no {} named {:?} is registered or has played a scored game",
+            if guest { "guest" } else { "player" },
             raw.chars().take(40).collect::<String>()
         ))
     };
     let name = PlayerName::lookup(raw).map_err(|_| not_found())?;
-    let registered = registered(svc, &name).await?;
-    // A registered player answers to every look-alike of their name.
-    let shown = registered
-        .as_ref()
-        .map_or_else(|| name.as_str().to_owned(), |p| p.name.clone());
-    let rows = svc.store.player_stats(&shown).await?;
+    let registered = match guest {
+        true => None,
+        false => registered(svc, &name).await?,
+    };
+    let holder = match &registered {
+        // A registered player answers to every look-alike of their name.
+        Some(p) => ScoreHolder {
+            name: p.name.clone(),
+            player: Some(p.canonical.clone()),
+        },
+        None => ScoreHolder::guest(name.as_str()),
+    };
+    let rows = svc.store.player_stats(&holder).await?;
     let ratings = match &registered {
         Some(p) => svc.store.ratings(&p.canonical).await?,
         None => Vec::new(),
@@ -211,7 +224,7 @@ pub async fn player(svc: &Services, raw: &str) -> ServiceResult<Player> {
     let scores: BTreeMap<String, Stats> = rows.iter().map(|r| (r.game.clone(), stats(r))).collect();
     #[allow(deprecated)]
     Ok(Player {
-        name: rows.first().map_or(shown, |r| r.name.clone()),
+        name: holder.name,
         registered: registered.is_some(),
         gomoku: scores.get("gomoku").cloned(),
         scores,
@@ -253,7 +266,7 @@ pub async fn leaderboard(svc: &Services, request: BoardRequest) -> ServiceResult
                 rank: first_rank + rows.len() - 1,
                 key: BoardCursor {
                     value: sort_value(last, request.sort),
-                    name: last.name.clone(),
+                    name: last.key.clone(),
                 },
             }
             .encode(),

@@ -36,8 +36,10 @@ pub struct GameResource<V> {
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub seats: Vec<SeatView>,
-    /// Whether the game moves Glicko-2 ratings when it ends: a rated game (Gomoku, Go) whose every
-    /// human seat a registered player claimed with their own key, with no seat left open.
+    /// Whether the game moves Glicko-2 ratings when it ends: a rated game (Gomoku, Go), not
+    /// created with `"rated": false` (nor, in Go, from an SGF record, handicap stones or an unusual
+    /// komi), whose every human seat a registered player claimed with their own key, with no seat
+    /// left open. A rated game allows no take-back, hint or preview of the AI's move.
     pub rated: bool,
     /// The seat to act; null when the game is not active.
     pub turn: Option<usize>,
@@ -98,7 +100,7 @@ pub fn render<G: TurnGame>(
         created_at: row.created_at,
         updated_at: row.updated_at,
         seats: seat_views(seats)?,
-        rated: super::turns::is_rated::<G>(seats),
+        rated: super::turns::is_rated(game, seats),
         turn: turn_of(game, row.status),
         result: game.result(),
         state: game.view(viewer),

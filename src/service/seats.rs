@@ -1,10 +1,38 @@
 //! Seats from the players a client names: parse, don't validate.
 
 use icu_properties::props::{BidiControl, BinaryProperty, DefaultIgnorableCodePoint};
+use unicode_security::MixedScript;
 
 use super::ServiceError;
 use crate::games::{PlayerSpec, SeatKind};
 use crate::store::SeatRow;
+
+/// Refuses text that would not show as what it is: control characters (an ANSI escape starts
+/// with one), characters that render as nothing, and those that reorder what follows (U+202E
+/// shows "bob" reversed). `what` names the text in the error.
+pub fn check_visible(text: &str, what: &str) -> Result<(), ServiceError> {
+    if text.chars().any(char::is_control) {
+        return Err(ServiceError::Invalid(format!(
+            "{what} may not contain control characters"
+        )));
+    }
+    if let Some(c) = text.chars().find(|&c| BidiControl::for_char(c)) {
+        return Err(ServiceError::Invalid(format!(
+            "{what} may not contain bidirectional control characters (U+{:04X})",
+            c as u32
+        )));
+    }
+    if let Some(c) = text
+        .chars()
+        .find(|&c| DefaultIgnorableCodePoint::for_char(c))
+    {
+        return Err(ServiceError::Invalid(format!(
+            "{what} may not contain invisible (default-ignorable) characters (U+{:04X})",
+            c as u32
+        )));
+    }
+    Ok(())
+}
 
 /// A player's name: trimmed, 1–32 characters, no control characters, no invisible characters
 /// (Unicode's Default_Ignorable_Code_Point, which includes the bidirectional controls), and not
@@ -31,21 +59,14 @@ impl PlayerName {
     /// `AI`, which is what AI seats are called.
     pub fn parse_for_ai(raw: &str) -> Result<Self, ServiceError> {
         let name = Self::lookup(raw)?;
-        // Characters that render as nothing, or reorder what follows (U+202E shows "bob" as
-        // "bob" reversed): two names that look alike would be two names.
-        if let Some(c) = raw.chars().find(|&c| BidiControl::for_char(c)) {
+        // Two names that look alike would be two names.
+        check_visible(raw, "a player name")?;
+        // UTS #39's mixed-script detection: "pаypal" with a Cyrillic "а" would pass for "paypal".
+        if !name.0.as_str().is_single_script() {
             return Err(ServiceError::Invalid(format!(
-                "a player name may not contain bidirectional control characters (U+{:04X})",
-                c as u32
-            )));
-        }
-        if let Some(c) = raw
-            .chars()
-            .find(|&c| DefaultIgnorableCodePoint::for_char(c))
-        {
-            return Err(ServiceError::Invalid(format!(
-                "a player name may not contain invisible (default-ignorable) characters (U+{:04X})",
-                c as u32
+                "the name {:?} mixes scripts (Latin beside Cyrillic or Greek letters that look \
+                 alike, for instance): write it in one script",
+                name.as_str()
             )));
         }
         Ok(name)
@@ -75,7 +96,9 @@ impl PlayerName {
     /// Whether this is `AI` (compared canonically: `ai`, full-width `ＡＩ` …), which only AI seats
     /// are called.
     pub fn is_reserved(&self) -> bool {
-        self.canonical() == PlayerName(super::players::AI_NAME.into()).canonical()
+        let skeleton = |text: &str| unicode_security::skeleton(text).collect::<String>();
+        skeleton(&self.canonical())
+            == skeleton(&PlayerName(super::players::AI_NAME.into()).canonical())
     }
 
     pub fn as_str(&self) -> &str {
@@ -265,8 +288,41 @@ mod tests {
     }
 
     #[test]
+    fn names_in_one_script_pass_and_mixed_look_alikes_do_not() {
+        for one_script in [
+            "alice",
+            "Zoë",
+            "Ελένη",
+            "Алиса",
+            "山田たろう",
+            "bob 2",
+            "O'Brien",
+        ] {
+            assert!(PlayerName::parse(one_script).is_ok(), "{one_script:?}");
+        }
+        // A Cyrillic "а" among Latin letters, a Greek "ο" in "bob".
+        for mixed in ["p\u{430}ypal", "b\u{3BF}b"] {
+            match PlayerName::parse(mixed) {
+                Err(ServiceError::Invalid(text)) => {
+                    assert!(text.contains("mixes scripts"), "{text}")
+                }
+                other => panic!("{mixed:?}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
     fn ai_is_reserved_for_ai_seats() {
-        for reserved in ["AI", "ai", "Ai", " aI ", "\u{FF21}i", "\u{FF21}\u{FF29}"] {
+        // The last one is Cyrillic: "АІ".
+        for reserved in [
+            "AI",
+            "ai",
+            "Ai",
+            " aI ",
+            "\u{FF21}i",
+            "\u{FF21}\u{FF29}",
+            "\u{410}\u{406}",
+        ] {
             match PlayerName::parse(reserved) {
                 Err(ServiceError::Invalid(text)) => {
                     assert!(

@@ -99,7 +99,8 @@ pub trait GameStore: Send + Sync + 'static {
     /// Whether any seat of any game holds this token hash.
     async fn token_known(&self, token_hash: &[u8]) -> StoreResult<bool>;
 
-    async fn player_stats(&self, name: &str) -> StoreResult<Vec<PlayerStats>>;
+    /// The score rows of one holder (a registered player, or a guest name), by game.
+    async fn player_stats(&self, holder: &ScoreHolder) -> StoreResult<Vec<PlayerStats>>;
     /// One page of a game's leaderboard.
     async fn leaderboard(&self, query: &BoardQuery) -> StoreResult<Vec<BoardRow>>;
 
@@ -112,8 +113,12 @@ pub trait GameStore: Send + Sync + 'static {
 
     async fn create_deck(&self, deck: &DeckRecord) -> StoreResult<()>;
     async fn load_deck(&self, id: Uuid) -> StoreResult<Option<DeckRecord>>;
-    /// Compare-and-swap on the deck's version; bumps it by one.
+    /// Compare-and-swap on the deck's version (it writes the state and the owner's token hash);
+    /// bumps it by one.
     async fn save_deck(&self, deck: &DeckRecord, expected_version: i64) -> StoreResult<()>;
+    /// Whether some deck's owner token hashes to `token_hash` (a wrong token is then another
+    /// deck's, 403, rather than nobody's, 401).
+    async fn deck_token_known(&self, token_hash: &[u8]) -> StoreResult<bool>;
 }
 
 /// Opens the store a `DATABASE_URL` names and brings its schema up to date. Errors never quote

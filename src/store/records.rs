@@ -65,8 +65,8 @@ pub struct NewGame {
     pub state: StoredState,
     pub layout: Layout,
     pub seats: Vec<SeatRow>,
-    /// Players whose score this game will move; they get a score row at creation.
-    pub scored_players: Vec<String>,
+    /// Players whose score this game may move; they get a score row at creation.
+    pub scored_players: Vec<ScoreHolder>,
     pub at: DateTime<Utc>,
 }
 
@@ -103,10 +103,37 @@ pub struct GameRecord {
     pub seats: Vec<SeatRow>,
 }
 
+/// Whose score a row is: a registered player's (their canonical name) or a guest name's. The two
+/// never share a row, so registering a name starts a new record and leaves the guest's alone.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ScoreHolder {
+    /// The name shown.
+    pub name: String,
+    /// The registered player (canonical name); `None` for a guest.
+    pub player: Option<String>,
+}
+
+impl ScoreHolder {
+    pub fn guest(name: &str) -> Self {
+        ScoreHolder {
+            name: name.to_owned(),
+            player: None,
+        }
+    }
+
+    /// The row's key: `player:<canonical>` or `guest:<name>` (migration 0005).
+    pub fn key(&self) -> String {
+        match &self.player {
+            Some(canonical) => format!("player:{canonical}"),
+            None => format!("guest:{}", self.name),
+        }
+    }
+}
+
 /// Score movement for one player in one game kind.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScoreChange {
-    pub name: String,
+    pub holder: ScoreHolder,
     pub delta: i64,
     pub win: bool,
     pub loss: bool,
@@ -195,7 +222,8 @@ pub enum BoardSort {
     Rating,
 }
 
-/// Where a leaderboard page starts: after this sort value and name.
+/// Where a leaderboard page starts: after this sort value and tie-break key (a row's
+/// [`BoardRow::key`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BoardCursor {
     pub value: f64,
@@ -216,6 +244,9 @@ pub struct BoardQuery {
 #[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
 pub struct BoardRow {
     pub name: String,
+    /// What breaks a tie of the sort value, unique in the board: the score row's owner
+    /// (`guest:<name>` or `player:<canonical>`) by score, the player's name by rating.
+    pub key: String,
     pub registered: bool,
     pub score: Option<i64>,
     pub wins: Option<i64>,
@@ -245,9 +276,46 @@ pub struct GameFilter {
     pub limit: i64,
 }
 
+impl GameFilter {
+    /// The listing's query for this filter: placeholders `$1, $2 …` for the filters given, in the
+    /// order game, status, player, before, then the limit. Every combination is served by an
+    /// index on both databases (`games_by_game_status`, `games_by_status`, `seats_by_name`, the
+    /// key), which the store's contract tests check with `EXPLAIN`.
+    pub fn listing_sql(&self) -> String {
+        let mut sql = String::from(
+            "SELECT id, game, status, version, turn, NULL AS state, result, created_at, updated_at \
+             FROM games WHERE 1 = 1",
+        );
+        let mut n = 0;
+        let mut next = || {
+            n += 1;
+            format!("${n}")
+        };
+        if self.game.is_some() {
+            sql += &format!(" AND game = {}", next());
+        }
+        if self.status.is_some() {
+            sql += &format!(" AND status = {}", next());
+        }
+        if self.player.is_some() {
+            sql += &format!(
+                " AND id IN (SELECT game_id FROM seats WHERE name = {})",
+                next()
+            );
+        }
+        if self.before.is_some() {
+            sql += &format!(" AND id < {}", next());
+        }
+        sql += &format!(" ORDER BY id DESC LIMIT {}", next());
+        sql
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct PlayerStats {
     pub name: String,
+    /// Whether the row is a registered player's (else a guest name's).
+    pub registered: bool,
     pub game: String,
     pub score: i64,
     pub wins: i64,
@@ -256,13 +324,28 @@ pub struct PlayerStats {
 }
 
 /// A poker deck session.
-#[derive(Clone, Debug, sqlx::FromRow)]
+#[derive(Clone, sqlx::FromRow)]
 pub struct DeckRecord {
     pub id: Uuid,
     pub version: i64,
+    /// The deck, with a random deck's secret key: never shown, never logged.
     pub state: Json<Value>,
+    /// The SHA-256 hash of the owner's token; `None` for a deck stored before decks had owners.
+    pub owner_token_hash: Option<Vec<u8>>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+}
+
+impl std::fmt::Debug for DeckRecord {
+    // The state holds the order of the cards left and a random deck's key; the hash identifies
+    // the owner: none of them belongs in a log line.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeckRecord")
+            .field("id", &self.id)
+            .field("version", &self.version)
+            .field("owned", &self.owner_token_hash.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 /// Every named player starts here (seed 001).

@@ -175,13 +175,15 @@ macro_rules! impl_sql_store {
                     .await
                     .map_err(StoreError::from_sqlx)?;
                 }
-                for name in &game.scored_players {
+                for holder in &game.scored_players {
                     sqlx::query(
-                        "INSERT INTO player_stats (name, game, score, wins, losses, draws) \
-                         VALUES ($1, $2, $3, 0, 0, 0) ON CONFLICT (name, game) DO NOTHING",
+                        "INSERT INTO player_stats (owner, game, name, player, score, wins, losses, draws) \
+                         VALUES ($1, $2, $3, $4, $5, 0, 0, 0) ON CONFLICT (owner, game) DO NOTHING",
                     )
-                    .bind(name)
+                    .bind(holder.key())
                     .bind(&game.game)
+                    .bind(&holder.name)
+                    .bind(&holder.player)
                     .bind(INITIAL_SCORE)
                     .execute(&mut *tx)
                     .await
@@ -305,13 +307,15 @@ macro_rules! impl_sql_store {
                 }
                 for score in &change.scores {
                     sqlx::query(
-                        "INSERT INTO player_stats (name, game, score, wins, losses, draws) \
-                         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name, game) DO UPDATE SET \
-                         score = player_stats.score + $7, wins = player_stats.wins + $4, \
-                         losses = player_stats.losses + $5, draws = player_stats.draws + $6",
+                        "INSERT INTO player_stats (owner, game, name, player, score, wins, losses, draws) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (owner, game) DO UPDATE SET \
+                         score = player_stats.score + $9, wins = player_stats.wins + $6, \
+                         losses = player_stats.losses + $7, draws = player_stats.draws + $8",
                     )
-                    .bind(&score.name)
+                    .bind(score.holder.key())
                     .bind(&change.game)
+                    .bind(&score.holder.name)
+                    .bind(&score.holder.player)
                     .bind(INITIAL_SCORE + score.delta)
                     .bind(i64::from(score.win))
                     .bind(i64::from(score.loss))
@@ -340,32 +344,7 @@ macro_rules! impl_sql_store {
             }
 
             async fn list_games(&self, filter: &GameFilter) -> StoreResult<Vec<GameRecord>> {
-                // Placeholders are numbered as the optional filters are added, in order.
-                let mut sql = String::from(
-                    "SELECT id, game, status, version, turn, NULL AS state, result, created_at, updated_at \
-                     FROM games WHERE 1 = 1",
-                );
-                let mut n = 0;
-                let mut next = || {
-                    n += 1;
-                    format!("${n}")
-                };
-                if filter.game.is_some() {
-                    sql += &format!(" AND game = {}", next());
-                }
-                if filter.status.is_some() {
-                    sql += &format!(" AND status = {}", next());
-                }
-                if filter.player.is_some() {
-                    sql += &format!(
-                        " AND id IN (SELECT game_id FROM seats WHERE name = {})",
-                        next()
-                    );
-                }
-                if filter.before.is_some() {
-                    sql += &format!(" AND id < {}", next());
-                }
-                sql += &format!(" ORDER BY id DESC LIMIT {}", next());
+                let sql = filter.listing_sql();
                 let mut query = sqlx::query_as::<_, GameRow>(&sql);
                 if let Some(game) = &filter.game {
                     query = query.bind(game);
@@ -421,11 +400,12 @@ macro_rules! impl_sql_store {
                 Ok(found.is_some())
             }
 
-            async fn player_stats(&self, name: &str) -> StoreResult<Vec<PlayerStats>> {
+            async fn player_stats(&self, holder: &ScoreHolder) -> StoreResult<Vec<PlayerStats>> {
                 sqlx::query_as(
-                    "SELECT name, game, score, wins, losses, draws FROM player_stats WHERE name = $1 ORDER BY game",
+                    "SELECT name, (player IS NOT NULL) AS registered, game, score, wins, losses, draws \
+                     FROM player_stats WHERE owner = $1 ORDER BY game",
                 )
-                .bind(name)
+                .bind(holder.key())
                 .fetch_all(&self.pool)
                 .await
                 .map_err(StoreError::from_sqlx)
@@ -433,28 +413,35 @@ macro_rules! impl_sql_store {
 
             async fn leaderboard(&self, query: &BoardQuery) -> StoreResult<Vec<BoardRow>> {
                 // Keyset paging: rows after the cursor's (value, name) in the board's order.
-                let (from, value, name) = match query.sort {
+                // A score row is a registered player's (`s.player`) or a guest name's; only the
+                // former has a rating beside it.
+                let (from, value, name, registered) = match query.sort {
                     BoardSort::Score => (
-                        "FROM player_stats s LEFT JOIN players p ON p.name = s.name \
-                         LEFT JOIN ratings r ON r.player = p.canonical AND r.game = s.game \
+                        "FROM player_stats s LEFT JOIN ratings r ON r.player = s.player AND r.game = s.game \
                          WHERE s.game = $1",
                         "s.score",
-                        "s.name",
+                        "s.owner",
+                        "(s.player IS NOT NULL)",
                     ),
                     BoardSort::Rating => (
                         "FROM ratings r JOIN players p ON p.canonical = r.player \
-                         LEFT JOIN player_stats s ON s.name = p.name AND s.game = r.game \
+                         LEFT JOIN player_stats s ON s.player = r.player AND s.game = r.game \
                          WHERE r.game = $1",
                         "r.rating",
                         "p.name",
+                        "TRUE",
                     ),
                 };
+                let shown = match query.sort {
+                    BoardSort::Score => "s.name",
+                    BoardSort::Rating => "p.name",
+                };
                 let mut sql = format!(
-                    "SELECT {name} AS name, (p.canonical IS NOT NULL) AS registered, s.score, s.wins, \
+                    "SELECT {shown} AS name, {name} AS key, {registered} AS registered, s.score, s.wins, \
                      s.losses, s.draws, r.rating, r.deviation, r.volatility, r.games AS rated_games {from}"
                 );
                 if query.registered_only {
-                    sql += " AND p.canonical IS NOT NULL";
+                    sql += &format!(" AND {registered}");
                 }
                 if query.after.is_some() {
                     sql += &format!(" AND ({value} < $2 OR ({value} = $2 AND {name} > $3))");
@@ -521,11 +508,13 @@ macro_rules! impl_sql_store {
 
             async fn create_deck(&self, deck: &DeckRecord) -> StoreResult<()> {
                 sqlx::query(
-                    "INSERT INTO poker_decks (id, version, state, created_at, updated_at) VALUES ($1, $2, $3, $4, $5)",
+                    "INSERT INTO poker_decks (id, version, state, owner_token_hash, created_at, updated_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6)",
                 )
                 .bind(deck.id)
                 .bind(deck.version)
                 .bind(&deck.state)
+                .bind(&deck.owner_token_hash)
                 .bind(deck.created_at)
                 .bind(deck.updated_at)
                 .execute(self.writer())
@@ -536,7 +525,7 @@ macro_rules! impl_sql_store {
 
             async fn load_deck(&self, id: Uuid) -> StoreResult<Option<DeckRecord>> {
                 sqlx::query_as(
-                    "SELECT id, version, state, created_at, updated_at FROM poker_decks WHERE id = $1",
+                    "SELECT id, version, state, owner_token_hash, created_at, updated_at FROM poker_decks WHERE id = $1",
                 )
                 .bind(id)
                 .fetch_optional(&self.pool)
@@ -546,11 +535,12 @@ macro_rules! impl_sql_store {
 
             async fn save_deck(&self, deck: &DeckRecord, expected_version: i64) -> StoreResult<()> {
                 let swapped = sqlx::query(
-                    "UPDATE poker_decks SET state = $1, updated_at = $2, version = version + 1 \
-                     WHERE id = $3 AND version = $4",
+                    "UPDATE poker_decks SET state = $1, updated_at = $2, owner_token_hash = $3, \
+                     version = version + 1 WHERE id = $4 AND version = $5",
                 )
                 .bind(&deck.state)
                 .bind(deck.updated_at)
+                .bind(&deck.owner_token_hash)
                 .bind(deck.id)
                 .bind(expected_version)
                 .execute(self.writer())
@@ -561,6 +551,17 @@ macro_rules! impl_sql_store {
                 } else {
                     Err(StoreError::Conflict)
                 }
+            }
+
+            async fn deck_token_known(&self, token_hash: &[u8]) -> StoreResult<bool> {
+                let count: i64 = sqlx::query_scalar(
+                    "SELECT COUNT(*) FROM poker_decks WHERE owner_token_hash = $1",
+                )
+                .bind(token_hash)
+                .fetch_one(&self.pool)
+                .await
+                .map_err(StoreError::from_sqlx)?;
+                Ok(count > 0)
             }
         }
     };

@@ -153,6 +153,9 @@ pub enum GoError {
     /// A stone named dead where there is none.
     #[error("{0} has no stone to count as dead")]
     NoStone(Vertex),
+    /// The game has as many moves as [`GoGame::move_cap`] allows: only a pass or a resignation.
+    #[error("the game has reached its cap of {0} moves (three times the board's points): pass or resign")]
+    MoveCap(usize),
 }
 
 /// Stones placed before the first move (handicap, or an SGF record's `AB`/`AW`).
@@ -466,6 +469,18 @@ impl GoGame {
                     })?;
             }
         }
+        // Setup stones are placed, not played: nothing is captured, so a chain they leave without
+        // a liberty would be a position no game can reach.
+        if let Some(p) = board
+            .points()
+            .find(|&p| board.stone(p).is_some() && board.liberties(p) == 0)
+        {
+            let (col, row) = board.col_row(p);
+            return Err(GoError::Illegal {
+                at: Vertex::new(col as u8, row as u8),
+                reason: IllegalReason::Suicide,
+            });
+        }
         let history = Positions::starting_at(board.hash());
         Ok(GoGame {
             options,
@@ -615,6 +630,9 @@ impl GoGame {
         if color != expected && play != GoPlay::Resign {
             return Err(GoError::NotYourTurn { color, expected });
         }
+        if matches!(play, GoPlay::Stone(_)) && self.moves.len() >= self.move_cap() {
+            return Err(GoError::MoveCap(self.move_cap()));
+        }
         if play == GoPlay::Resign {
             self.resigned = Some(color);
             self.redo.clear();
@@ -631,6 +649,12 @@ impl GoGame {
         let events = self.apply(turn)?;
         self.redo.clear();
         Ok(events)
+    }
+
+    /// The most moves a game holds: three times the board's points. Real games end long before;
+    /// the cap keeps two clients that never pass from growing a game without end.
+    pub fn move_cap(&self) -> usize {
+        3 * self.options.size * self.options.size
     }
 
     /// Takes back the last move (captures, ko point and capture counts come back exactly).

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::board::Color;
-use super::game::{GoError, GoGame, GoOptions, Setup, Turn};
+use super::game::{GoError, GoGame, GoOptions, IllegalReason, Setup, Turn};
 use super::score::Scoring;
 use super::vertex::{GoPlay, Vertex};
 
@@ -143,6 +143,13 @@ pub fn import(text: &str) -> Result<(GoGame, SgfMeta), SgfError> {
             stones.extend(points(value, size)?);
         }
     }
+    // AE empties points: a record that adds and removes a stone in its root leaves it out.
+    let mut emptied = Vec::new();
+    for value in root.all("AE") {
+        emptied.extend(points(value, size)?);
+    }
+    setup.black.retain(|v| !emptied.contains(v));
+    setup.white.retain(|v| !emptied.contains(v));
 
     let mut moves = Vec::new();
     for node in std::iter::once(root).chain(rest) {
@@ -188,8 +195,20 @@ pub fn import(text: &str) -> Result<(GoGame, SgfMeta), SgfError> {
         (None, None) => Color::Black,
     };
     let mut game = GoGame::with_setup(options, setup, first).map_err(|e| match e {
-        GoError::Illegal { at, .. } => {
-            SgfError::Unsupported(format!("setup stone {at} is off the board"))
+        GoError::Illegal {
+            at,
+            reason: IllegalReason::Occupied,
+        } => SgfError::Unsupported(format!(
+            "setup stone {at} is placed twice (AB and AW both name it, or one of them twice)"
+        )),
+        GoError::Illegal {
+            at,
+            reason: IllegalReason::Suicide,
+        } => SgfError::Unsupported(format!(
+            "the setup stones at {at} have no liberty: no game reaches that position"
+        )),
+        GoError::Illegal { at, reason } => {
+            SgfError::Unsupported(format!("setup stone {at}: {reason}"))
         }
         other => SgfError::Unsupported(other.to_string()),
     })?;

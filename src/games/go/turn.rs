@@ -27,11 +27,14 @@ use crate::rating::AiRatings;
 pub use super::game::SCORE;
 
 /// Playouts behind `score?estimate=true`: enough for a stone's fate to show (the standard error
-/// of a point's estimate is about 0.03), few enough for a read on a request thread.
+/// of a point's estimate is about 0.03), few enough for a read (it runs on the AI pool).
 const ESTIMATE_PLAYOUTS: u32 = 300;
 /// A chain whose own colour owns its points in fewer than this share of the playouts counts as
 /// dead in an estimate; a chain in between is left alive (the count then splits what it touches).
 const DEAD_BELOW: f32 = 0.35;
+
+/// The komis a rated game may have: the usual ones (Japanese 6.5, Chinese 7.5, and 7).
+pub const RATED_KOMI: [f64; 3] = [6.5, 7.0, 7.5];
 
 /// Create body for a Go game: rule options, or an SGF record to replay.
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -61,6 +64,12 @@ pub struct GoCreate {
     /// Whether the server plays the AI seats by itself after each human change, in the same
     /// request (default false: an AI seat moves on `ai-move`).
     pub auto_ai: Option<bool>,
+    /// `false`: an unrated game, which moves no Glicko-2 rating and allows take-backs and the
+    /// AI's hints and previews. By default a game is rated when every human seat is a registered
+    /// player's and it starts even: no `sgf` record (nor its handicap stones) and a komi of 6.5,
+    /// 7 or 7.5 (the ratings of the AI levels were measured there); `true` with anything else is
+    /// refused.
+    pub rated: Option<bool>,
     /// Two players: seat 0 is black and moves first.
     #[schema(min_items = 2, max_items = 2)]
     pub players: Vec<PlayerSpec>,
@@ -96,6 +105,9 @@ pub struct GoTable {
     /// Created with `auto_ai`: the server plays AI seats after each human change.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     auto_ai: bool,
+    /// Created with `"rated": false`, or from an SGF record.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    unrated: bool,
     game: GoGame,
 }
 
@@ -120,7 +132,7 @@ fn rule_error(err: GoError) -> RuleError {
         GoError::InvalidOptions(_) | GoError::NoStone(_) => {
             RuleError::InvalidOptions(err.to_string())
         }
-        GoError::Illegal { .. } => RuleError::Illegal(err.to_string()),
+        GoError::Illegal { .. } | GoError::MoveCap(_) => RuleError::Illegal(err.to_string()),
         // Nothing to take back is the game's state, not a bad request: 409.
         GoError::NothingToUndo | GoError::NothingToRedo => RuleError::Conflict(err.to_string()),
         GoError::NotYourTurn { color, expected } => RuleError::NotYourTurn {
@@ -259,6 +271,7 @@ static REPORTS: &[ReportSpec] = &[
             },
         ],
         content_type: "application/json",
+        thinks: |query| query.get("estimate").is_some_and(|v| v == "true"),
         schema: schema_of::<GoScore>,
     },
     ReportSpec {
@@ -266,6 +279,7 @@ static REPORTS: &[ReportSpec] = &[
         summary: "The game as an SGF record (application/x-go-sgf)",
         params: &[],
         content_type: "application/x-go-sgf",
+        thinks: |_| false,
         schema: sgf_schema,
     },
 ];
@@ -468,13 +482,22 @@ impl TurnGame for GoTable {
             }
             None => GoGame::new(Self::options_from(options)?).map_err(rule_error)?,
         };
-        Ok(GoTable {
+        let table = GoTable {
             game,
             ai_resign: options.ai_resign.unwrap_or(false),
             aborted: false,
             takeback: Takeback::new(options.takeback.unwrap_or_default()),
             auto_ai: options.auto_ai.unwrap_or(false),
-        })
+            unrated: options.rated == Some(false) || options.sgf.is_some(),
+        };
+        if options.rated == Some(true) && !table.rated() {
+            return Err(RuleError::InvalidOptions(format!(
+                "a rated Go game starts even: no `sgf` record (nor handicap stones) and a komi of \
+                 {}; this one cannot be rated (leave `rated` out, or give false)",
+                RATED_KOMI.map(|k| k.to_string()).join(", ")
+            )));
+        }
+        Ok(table)
     }
 
     fn turn(&self) -> Option<Seat> {
@@ -487,6 +510,13 @@ impl TurnGame for GoTable {
 
     fn auto_ai(&self) -> bool {
         self.auto_ai
+    }
+
+    /// Not from an SGF record or handicap stones, and at a komi the AI levels were rated at.
+    fn rated(&self) -> bool {
+        !self.unrated
+            && self.game.setup().is_empty()
+            && RATED_KOMI.contains(&self.game.options().komi)
     }
 
     fn resigns(mv: &GoMove) -> bool {
@@ -547,6 +577,13 @@ impl TurnGame for GoTable {
                 return Err(RuleError::NotYourTurn { seat, expected })
             }
             Some(_) => {}
+        }
+        if self.game.moves().len() >= self.game.move_cap() {
+            // Past the cap only a pass (or a resignation) is legal.
+            return Ok(AiChoice {
+                chosen: GoMove { play: GoPlay::Pass },
+                analysis: None,
+            });
         }
         let board = self.game.board();
         let options = self.game.options();

@@ -35,6 +35,9 @@ pub struct GomokuOptions {
     /// Whether the server plays the AI seats by itself after each human change, in the same
     /// request (default false: an AI seat moves on `ai-move`).
     pub auto_ai: Option<bool>,
+    /// `false`: an unrated game, which moves no Glicko-2 rating and allows take-backs and the
+    /// AI's hints and previews (default: rated when every human seat is a registered player's).
+    pub rated: Option<bool>,
     /// Two players: seat 0 is black and moves first.
     #[schema(min_items = 2, max_items = 2)]
     pub players: Vec<PlayerSpec>,
@@ -108,6 +111,9 @@ pub struct GomokuGame {
     /// Created with `auto_ai`: the server plays AI seats after each human change.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     auto_ai: bool,
+    /// Created with `"rated": false`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    unrated: bool,
     board: Gomoku,
 }
 
@@ -274,6 +280,7 @@ impl TurnGame for GomokuGame {
             aborted: false,
             takeback: Takeback::new(options.takeback.unwrap_or_default()),
             auto_ai: options.auto_ai.unwrap_or(false),
+            unrated: options.rated == Some(false),
         })
     }
 
@@ -287,6 +294,10 @@ impl TurnGame for GomokuGame {
 
     fn auto_ai(&self) -> bool {
         self.auto_ai
+    }
+
+    fn rated(&self) -> bool {
+        !self.unrated
     }
 
     fn resigns(mv: &GomokuMove) -> bool {

@@ -1,35 +1,40 @@
 //! The seeded shuffle, the deal, and deck sessions (the seed's `CardManager`).
 //!
-//! Every shuffle is Fisher–Yates (`SliceRandom::shuffle`) of the canonical deck, driven by
-//! ChaCha8 seeded with `seed_from_u64(seed)` — not the seed's 100 random swaps, which leave
-//! a deck far from uniform. A deck session takes the randomness of its n-th random operation from
-//! ChaCha8 stream n of its seed (stream 0: the first shuffle, the same one [`deal`] uses), so
-//! it only needs to persist the seed and a counter to stay reproducible.
+//! Every shuffle is Fisher–Yates (`SliceRandom::shuffle`) of the canonical deck. A deck session
+//! takes the randomness of its n-th random operation from stream n of its source (stream 0: the
+//! first shuffle), so it only needs to persist the source and a counter:
+//!
+//! - a deck shuffled from a seed the client chose ([`Deck::new`]) uses ChaCha8 seeded with
+//!   `seed_from_u64(seed)` (stream 0 is the same shuffle [`deal`] uses): reproducible, and
+//!   predictable by anyone who knows the seed, which is public;
+//! - a random deck ([`Deck::random`]) uses ChaCha20 keyed with 256 bits from the OS generator,
+//!   a [`SecretKey`] kept with the stored deck and never shown: no seed exists for it, and nothing
+//!   public (no seed of [`deal`], no other deck) reproduces its order.
 
 use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use rand::{Rng, RngCore, SeedableRng};
+use rand_chacha::{ChaCha20Rng, ChaCha8Rng};
 use serde::{Deserialize, Serialize};
 
 use super::card::{full_deck, Card, DECK_SIZE, HAND_SIZE, JOKERS_IN_DECK, REAL_CARDS};
 use super::compare::{MAX_PLAYERS, MIN_PLAYERS};
 use super::error::PokerError;
 
-fn rng(seed: u64, stream: u64) -> ChaCha8Rng {
+fn seeded_rng(seed: u64, stream: u64) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     rng.set_stream(stream);
     rng
 }
 
-fn shuffled(seed: u64, stream: u64) -> Vec<Card> {
+fn shuffled_with(rng: &mut dyn RngCore) -> Vec<Card> {
     let mut deck = full_deck().to_vec();
-    deck.shuffle(&mut rng(seed, stream));
+    deck.shuffle(rng);
     deck
 }
 
 /// The 57 cards shuffled by `seed`, top card first.
 pub fn shuffled_deck(seed: u64) -> Vec<Card> {
-    shuffled(seed, 0)
+    shuffled_with(&mut seeded_rng(seed, 0))
 }
 
 /// Five cards to each of 2..=11 players from the deck shuffled by `seed`, dealt one at a time
@@ -44,8 +49,70 @@ pub fn deal(players: usize, seed: u64) -> Result<Vec<[Card; HAND_SIZE]>, PokerEr
         .collect())
 }
 
+/// A random deck's 256-bit ChaCha20 key, drawn from the OS generator. Stored with the deck (as
+/// 64 hex characters) and never shown: its `Debug` hides it, so no log line can carry it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SecretKey([u8; 32]);
+
+impl SecretKey {
+    /// A fresh key from the operating system's generator.
+    pub fn generate() -> SecretKey {
+        let mut key = [0u8; 32];
+        rand::rngs::OsRng.fill_bytes(&mut key);
+        SecretKey(key)
+    }
+
+    fn rng(&self, stream: u64) -> ChaCha20Rng {
+        let mut rng = ChaCha20Rng::from_seed(self.0);
+        rng.set_stream(stream);
+        rng
+    }
+}
+
+impl std::fmt::Debug for SecretKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SecretKey(…)")
+    }
+}
+
+impl Serialize for SecretKey {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&hex::encode(self.0))
+    }
+}
+
+impl<'de> Deserialize<'de> for SecretKey {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        let mut key = [0u8; 32];
+        // The error never quotes the text: a corrupt key must not reach a log line either.
+        hex::decode_to_slice(&text, &mut key)
+            .map_err(|_| serde::de::Error::custom("a deck key is 64 hex characters"))?;
+        Ok(SecretKey(key))
+    }
+}
+
+/// Where a deck's randomness comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Source {
+    /// A seed the client chose: public, and the deck reproducible from it.
+    Seeded(u64),
+    /// A key from the OS generator, kept server-side.
+    Secret(SecretKey),
+}
+
+impl Source {
+    fn rng(&self, stream: u64) -> Box<dyn RngCore> {
+        match self {
+            Source::Seeded(seed) => Box::new(seeded_rng(*seed, stream)),
+            Source::Secret(key) => Box::new(key.rng(stream)),
+        }
+    }
+}
+
 /// A deck session: a shuffled deck that cards are drawn from, one by one or several at a time.
-/// Deterministic given its seed and the operations applied; stored as JSON between requests.
+/// Deterministic given its source (a public seed or a secret key) and the operations applied;
+/// stored as JSON between requests.
 ///
 /// - [`draw`](Deck::draw) takes cards from the top.
 /// - [`undo`](Deck::undo) puts the last drawn card back on top: undo then draw gives it again.
@@ -54,9 +121,9 @@ pub fn deal(players: usize, seed: u64) -> Result<Vec<[Card; HAND_SIZE]>, PokerEr
 ///   returned one included) with equal chance, so re-selecting usually gives a different card.
 /// - [`shuffle`](Deck::shuffle) gathers every card and shuffles anew.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "DeckState")]
+#[serde(try_from = "DeckState", into = "DeckState")]
 pub struct Deck {
-    seed: u64,
+    source: Source,
     /// The ChaCha8 stream the next random operation uses.
     next_stream: u64,
     /// Top card first.
@@ -68,16 +135,48 @@ pub struct Deck {
 impl Deck {
     /// A deck shuffled by `seed` (the same order as [`shuffled_deck`]), nothing drawn.
     pub fn new(seed: u64) -> Deck {
+        Deck::from_source(Source::Seeded(seed))
+    }
+
+    /// A deck shuffled from a fresh [`SecretKey`]: it has no seed, and its order, reselects and
+    /// shuffles follow from nothing public.
+    pub fn random() -> Deck {
+        Deck::from_source(Source::Secret(SecretKey::generate()))
+    }
+
+    fn from_source(source: Source) -> Deck {
         Deck {
-            seed,
+            remaining: shuffled_with(&mut *source.rng(0)),
+            source,
             next_stream: 1,
-            remaining: shuffled_deck(seed),
             drawn: Vec::new(),
         }
     }
 
-    pub fn seed(&self) -> u64 {
-        self.seed
+    /// The seed a client chose; `None` for a random deck, which has none to show.
+    pub fn seed(&self) -> Option<u64> {
+        match self.source {
+            Source::Seeded(seed) => Some(seed),
+            Source::Secret(_) => None,
+        }
+    }
+
+    /// The key of a random deck (`None` for a seeded one): for tests that look for it in answers.
+    pub fn secret_key(&self) -> Option<&SecretKey> {
+        match &self.source {
+            Source::Seeded(_) => None,
+            Source::Secret(key) => Some(key),
+        }
+    }
+
+    /// Makes a seeded deck a random one: a fresh secret key, and the cards not yet drawn shuffled
+    /// from it, so that nothing the seed told about their order holds any more. The drawn cards
+    /// stay drawn.
+    pub fn make_secret(&mut self) {
+        let key = SecretKey::generate();
+        self.remaining.shuffle(&mut key.rng(0));
+        self.source = Source::Secret(key);
+        self.next_stream = 1;
     }
 
     /// Cards left to draw.
@@ -128,7 +227,7 @@ impl Deck {
     /// Every drawn card back, and the whole deck shuffled again (from the next random stream).
     pub fn shuffle(&mut self) {
         let stream = self.take_stream();
-        self.remaining = shuffled(self.seed, stream);
+        self.remaining = shuffled_with(&mut *self.source.rng(stream));
         self.drawn.clear();
     }
 
@@ -138,20 +237,41 @@ impl Deck {
         stream
     }
 
-    fn next_rng(&mut self) -> ChaCha8Rng {
+    fn next_rng(&mut self) -> Box<dyn RngCore> {
         let stream = self.take_stream();
-        rng(self.seed, stream)
+        self.source.rng(stream)
     }
 }
 
 /// A deck as stored; checked on the way in, so that a tampered or corrupt row cannot make a
-/// deck with a card twice or missing.
-#[derive(Deserialize)]
+/// deck with a card twice or missing. A seeded deck is stored as every release stored decks
+/// (`seed`, no `key`), so a deck written before random decks had keys loads as a seeded one: its
+/// seed was shown then, and stays public.
+#[derive(Serialize, Deserialize)]
 struct DeckState {
-    seed: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    seed: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    key: Option<SecretKey>,
     next_stream: u64,
     remaining: Vec<Card>,
     drawn: Vec<Card>,
+}
+
+impl From<Deck> for DeckState {
+    fn from(deck: Deck) -> DeckState {
+        let (seed, key) = match deck.source {
+            Source::Seeded(seed) => (Some(seed), None),
+            Source::Secret(key) => (None, Some(key)),
+        };
+        DeckState {
+            seed,
+            key,
+            next_stream: deck.next_stream,
+            remaining: deck.remaining,
+            drawn: deck.drawn,
+        }
+    }
 }
 
 impl TryFrom<DeckState> for Deck {
@@ -169,8 +289,13 @@ impl TryFrom<DeckState> for Deck {
         if jokers != JOKERS_IN_DECK || real.iter().any(|&count| count != 1) {
             return Err("a stored deck must hold the 57 cards exactly once each".to_owned());
         }
+        let source = match (state.seed, state.key) {
+            (Some(seed), None) => Source::Seeded(seed),
+            (None, Some(key)) => Source::Secret(key),
+            _ => return Err("a stored deck has either a seed or a key".to_owned()),
+        };
         Ok(Deck {
-            seed: state.seed,
+            source,
             next_stream: state.next_stream,
             remaining: state.remaining,
             drawn: state.drawn,
@@ -183,6 +308,7 @@ mod tests {
     use super::*;
     use crate::games::poker::compare::validate_one_deck;
     use proptest::prelude::*;
+    use serde_json::json;
 
     fn assert_whole_deck(deck: &Deck) {
         let mut all: Vec<Card> = deck.remaining.iter().chain(&deck.drawn).copied().collect();
@@ -340,6 +466,77 @@ mod tests {
         let mut value = serde_json::to_value(&deck).unwrap();
         value["remaining"].as_array_mut().unwrap().pop();
         assert!(serde_json::from_value::<Deck>(value).is_err());
+    }
+
+    #[test]
+    fn random_decks_have_no_seed_and_keep_their_key_to_themselves() {
+        let mut a = Deck::random();
+        let b = Deck::random();
+        assert_eq!(a.seed(), None);
+        assert_ne!(a.remaining, b.remaining, "two random decks, two orders");
+        assert_whole_deck(&a);
+        let key = hex::encode(a.secret_key().unwrap().0);
+        // Never in Debug output (so never in a log line).
+        assert!(!format!("{a:?}").contains(&key));
+        assert_eq!(format!("{:?}", a.secret_key().unwrap()), "SecretKey(…)");
+        // Stored with the deck: a reloaded deck goes on exactly as the original would.
+        a.draw(3).unwrap();
+        let json = serde_json::to_value(&a).unwrap();
+        assert_eq!(json["key"], key.as_str());
+        assert!(json.get("seed").is_none(), "{json}");
+        let mut back: Deck = serde_json::from_value(json.clone()).unwrap();
+        assert_eq!(back, a);
+        assert_eq!(back.reselect(), a.reselect());
+        back.shuffle();
+        a.shuffle();
+        assert_eq!(back.remaining, a.remaining);
+        // Not a seeded deck's order under any reading of the key as a seed.
+        for chunk in a.secret_key().unwrap().0.chunks(8) {
+            let seed = u64::from_le_bytes(chunk.try_into().unwrap());
+            assert_ne!(
+                Deck::new(seed).remaining,
+                Deck::from_source(Source::Secret(a.secret_key().unwrap().clone())).remaining
+            );
+        }
+        // A corrupt key is refused without quoting it; a seed and a key together, or neither, too.
+        let mut bad = json.clone();
+        bad["key"] = json!("zz-not-a-key");
+        let err = serde_json::from_value::<Deck>(bad).unwrap_err().to_string();
+        assert!(err.contains("64 hex") && !err.contains("zz-not"), "{err}");
+        let mut both = json.clone();
+        both["seed"] = json!(7);
+        assert!(serde_json::from_value::<Deck>(both).is_err());
+        let mut neither = json;
+        neither.as_object_mut().unwrap().remove("key");
+        assert!(serde_json::from_value::<Deck>(neither).is_err());
+    }
+
+    #[test]
+    fn a_deck_stored_by_the_previous_release_loads_as_a_seeded_deck() {
+        // The previous release's JSON for a deck of seed 7 with two cards drawn.
+        let order = shuffled_deck(7);
+        let old = json!({
+            "seed": 7u64,
+            "next_stream": 1,
+            "remaining": order[2..].iter().map(ToString::to_string).collect::<Vec<_>>(),
+            "drawn": order[..2].iter().map(ToString::to_string).collect::<Vec<_>>(),
+        });
+        let mut deck: Deck = serde_json::from_value(old.clone()).unwrap();
+        let mut now = Deck::new(7);
+        now.draw(2).unwrap();
+        assert_eq!(deck, now);
+        assert_eq!(deck.seed(), Some(7));
+        assert_eq!(
+            serde_json::to_value(&deck).unwrap(),
+            old,
+            "written back the same way"
+        );
+        // Made secret: the drawn cards stay, the rest is reshuffled from a fresh key.
+        deck.make_secret();
+        assert_eq!(deck.seed(), None);
+        assert_eq!(deck.drawn(), &order[..2]);
+        assert_ne!(deck.remaining, order[2..]);
+        assert_whole_deck(&deck);
     }
 
     #[derive(Debug, Clone)]

@@ -120,7 +120,8 @@ pub struct Uno {
     turn: usize,
     direction: Direction,
     pending_draw: u16,
-    /// Under `draw_then_play`: the playable card the seat to act has just drawn.
+    /// Under `draw_then_play`: the card the seat to act has just drawn by choice, playable or
+    /// not; the turn waits for `play` (of that card, if it fits) or `pass` either way.
     drawn: Option<Card>,
     jump_window: Option<JumpWindow>,
     /// Seats that have shouted since they last played or drew.
@@ -346,8 +347,8 @@ impl Uno {
         self.pending_draw
     }
 
-    /// Under `draw_then_play`: the seat to act drew this playable card and may play it or pass.
-    /// Private to the seat to act.
+    /// Under `draw_then_play`: the seat to act drew this card by choice and must now play it
+    /// (when it fits) or pass. Private to the seat to act; that a draw is waiting is public.
     pub fn drawn(&self) -> Option<Card> {
         self.drawn
     }
@@ -434,7 +435,7 @@ impl Uno {
     /// card just drawn under `draw_then_play`.
     fn allowed_now(&self, card: Card) -> bool {
         if let Some(drawn) = self.drawn {
-            return card == drawn;
+            return card == drawn && self.matches_top(card);
         }
         if self.pending_draw > 0 {
             return self.rules.stacking && card.symbol() == Symbol::DrawTwo;
@@ -448,6 +449,18 @@ impl Uno {
             && self
                 .jump_window
                 .is_some_and(|w| self.hand(seat).contains(&w.card))
+    }
+
+    /// Whether somebody could jump in now, judging by public information only: the window is
+    /// open (a coloured card was just played) and a copy identical to that card is not on the
+    /// discard pile, so some hand may hold it. Who holds it does not count: the server stops for
+    /// a jump-in chance on this alone, so a stop tells nobody where the copy is.
+    pub fn jump_in_possible(&self) -> bool {
+        self.status == Status::Active
+            && self.jump_window.is_some_and(|w| {
+                let shown = self.discard.iter().filter(|p| p.card == w.card).count();
+                shown < w.card.copies()
+            })
     }
 
     /// Seats that may jump in now.
@@ -675,6 +688,13 @@ impl Uno {
                     "after drawing you may only play the card you drew ({drawn}), or pass"
                 )));
             }
+            if !self.matches_top(card) {
+                let top = self.top().expect("active games have a top card");
+                return Err(UnoError::Illegal(format!(
+                    "the card you drew ({card}) does not match the {} {}: pass",
+                    top.color, top.card
+                )));
+            }
         } else if self.pending_draw > 0 {
             if !(self.rules.stacking && card.symbol() == Symbol::DrawTwo) {
                 let also = if self.rules.stacking {
@@ -854,10 +874,11 @@ impl Uno {
             lacks.drew_by_choice(top.card, top.color);
         }
         let card = self.draw_cards(seat, 1, false, events);
+        // Under `draw_then_play` the turn waits for `play` or `pass` whatever the card is, so
+        // the table does not learn whether it fits; only a draw that took no card (a full hand,
+        // no card left: both public) ends the turn at once.
         match card {
-            Some(card) if self.rules.draw_then_play && self.matches_top(card) => {
-                self.drawn = Some(card);
-            }
+            Some(card) if self.rules.draw_then_play => self.drawn = Some(card),
             _ => self.turn = self.next_seat(seat),
         }
         Ok(())
@@ -866,7 +887,7 @@ impl Uno {
     fn pass(&mut self, seat: usize, events: &mut Vec<UnoEvent>) -> Result<(), UnoError> {
         if self.drawn.take().is_none() {
             let how = if self.rules.draw_then_play {
-                "pass only after drawing a card you could play; draw first"
+                "pass only after drawing by choice; draw first"
             } else {
                 "there is no pass in this game (rules.draw_then_play is off): play a card or draw"
             };

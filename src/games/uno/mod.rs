@@ -15,6 +15,8 @@ mod view;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod twins;
 
 pub use action::{Outcome, UnoAction, UnoError, UnoEvent};
 pub use ai::Level;

@@ -12,8 +12,8 @@ pub struct Rules {
     /// log says so. `None`: no cap.
     #[schema(minimum = 7, maximum = 255, example = 14)]
     pub max_hand: Option<u8>,
-    /// After a voluntary draw the drawn card may be played at once if it is playable;
-    /// otherwise (or instead) the seat passes.
+    /// After a voluntary draw the turn waits for the drawing seat to play the drawn card (if it
+    /// fits) or to pass, whatever the card: the table never learns whether it fits.
     pub draw_then_play: bool,
     /// Seed 002: a seat facing a pending +2 may add another +2 and pass the total on.
     pub stacking: bool,

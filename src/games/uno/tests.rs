@@ -716,10 +716,21 @@ fn draw_then_play_lets_the_drawn_card_be_played_or_passed() {
     );
     assert_eq!((game.turn(), game.hand_len(0)), (Some(1), 3));
 
-    // An unplayable drawn card ends the turn at once.
+    // An unplayable drawn card waits for `pass` too: the table cannot tell the two draws
+    // apart; only the seat's own view shows that G9 does not fit.
+    let mut playable = build("R9");
+    ok(&mut playable, 0, UnoAction::Draw);
     let mut game = build("G9");
     ok(&mut game, 0, UnoAction::Draw);
-    assert_eq!(game.turn(), Some(1));
+    assert_eq!(game.turn(), Some(0));
+    assert_eq!(game.public_view(), playable.public_view());
+    let mine = game.seat_view(0).hand.unwrap();
+    assert!(mine.iter().all(|c| !c.playable), "{mine:?}");
+    assert_eq!(game.legal_actions(0), vec![UnoAction::Pass]);
+    illegal(&mut game, 0, play("G9"), "does not match the red R3: pass");
+    illegal(&mut game, 0, play("R1"), "only play the card you drew");
+    ok(&mut game, 0, UnoAction::Pass);
+    assert_eq!((game.turn(), game.hand_len(0)), (Some(1), 3));
     illegal(&mut game, 1, UnoAction::Pass, "draw first");
 }
 

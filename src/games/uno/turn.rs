@@ -240,12 +240,14 @@ impl TurnGame for UnoGame {
         matches!(mv, UnoAction::JumpIn { .. }) || self.table.turn() == Some(seat)
     }
 
-    /// A human holding the card identical to the one just played gets the chance to jump in:
-    /// the server stops playing AI seats until that human (or an `ai-move`) acts.
+    /// At a table with a human, every card that somebody could jump on by public information
+    /// ([`Uno::jump_in_possible`]: an identical copy is not on the discard pile) stops the AI
+    /// seats until a human jumps in or an `ai-move` goes on. Who holds the copy never counts:
+    /// a stop only where a human holds it would tell every watcher so.
+    ///
+    /// [`Uno::jump_in_possible`]: super::Uno::jump_in_possible
     fn humans_may_interject(&self, seats: &[SeatKind]) -> bool {
-        self.table
-            .jump_in_seats()
-            .any(|s| seats.get(s) == Some(&SeatKind::Human))
+        seats.contains(&SeatKind::Human) && self.table.jump_in_possible()
     }
 
     fn apply(&mut self, seat: Seat, mv: &UnoAction) -> Result<Vec<UnoEvent>, RuleError> {
@@ -439,7 +441,7 @@ mod tests {
     ];
 
     #[test]
-    fn late_jump_ins_are_conflicts_and_only_humans_interject() {
+    fn late_jump_ins_are_conflicts_and_stops_follow_public_counts() {
         let mut game = jump_table(HANDS);
         assert!(game.may_act(2, &jump("R7")), "the engine judges jump-ins");
         assert!(!game.may_act(1, &UnoAction::Draw));
@@ -449,13 +451,23 @@ mod tests {
             SeatKind::Human,
             SeatKind::Ai(AiLevel::Easy),
         ];
+        let all_ais = [SeatKind::Ai(AiLevel::Normal); 3];
+        // The other R7 is not on the pile: it may be anywhere, so the server stops whoever
+        // holds it (here an AI seat), and never at a table without a human.
         assert!(game.humans_may_interject(&humans(3)));
-        assert!(!game.humans_may_interject(&ais), "only an AI holds R7");
+        assert!(
+            game.humans_may_interject(&ais),
+            "an AI holds R7: a stop all the same"
+        );
+        assert!(!game.humans_may_interject(&all_ais));
         assert!(matches!(
             game.apply(1, &jump("R7")),
             Err(RuleError::Illegal(_))
         ));
         game.apply(2, &jump("R7")).unwrap();
+        // Both R7s are on the pile: nobody can jump on this one, and everybody can tell.
+        assert!(game.table().jump_window().is_some());
+        assert!(!game.humans_may_interject(&humans(3)));
         // The same jump-in twice: the second came after the first.
         assert!(matches!(
             game.apply(2, &jump("R7")),
@@ -467,10 +479,13 @@ mod tests {
             Err(RuleError::Conflict(_))
         ));
 
-        // A jump-in on a card the next seat has already covered.
+        // A jump-in on a card the next seat has already covered. G7's twin is in the deck,
+        // held by nobody: the server stops for it as it would for a held one.
         let mut game = jump_table(HANDS);
         game.apply(0, &act("R7")).unwrap();
         game.apply(1, &act("G7")).unwrap();
+        assert!(game.table().jump_in_seats().next().is_none());
+        assert!(game.humans_may_interject(&humans(3)));
         assert!(matches!(
             game.apply(2, &jump("R7")),
             Err(RuleError::Conflict(_))

@@ -82,7 +82,7 @@ pub struct UnoView {
     pub hands: Vec<HandCount>,
     /// Cards a pending +2 makes its victim (the seat to act) draw.
     pub pending_draw: u16,
-    /// The seat to act drew a playable card under `draw_then_play` and must play it or pass.
+    /// The seat to act drew by choice under `draw_then_play` and must play that card or pass; true whatever the card (only its own hand shows whether it fits).
     pub awaiting_pass: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub jump_window: Option<JumpWindowView>,

@@ -453,7 +453,7 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
         op(
             "ai_move",
             "Ask the AI",
-            "Asks the AI for the seat to act. An AI seat needs no token and the move is played; for a human seat it is a hint (`apply` defaults to false) and needs that seat's token. The body may be empty.",
+            "Asks the AI for the seat to act. An AI seat needs no token and the move is played; for a human seat it is a hint (`apply` defaults to false) and needs that seat's token. The body may be empty. In a rated game (the resource's `rated`) only the AI seat's own move is played, at its level and the default think time, asked for with a seat token of the game (401 without); a hint, a preview (`apply`: false), `level` and `time_ms` are 409 `conflict`: create with `\"rated\": false` for them.",
             Auth::Optional,
         )
         .build(
@@ -551,7 +551,7 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
             op(
                 "undo",
                 "Take back a move",
-                "Takes back the last move (against an AI: back to the human's last turn). Any seat token of the game; a game of AIs alone needs none.",
+                "Takes back the last move (against an AI: back to the human's last turn). Any seat token of the game; a game of AIs alone needs none. Never in a rated game (409 `conflict`: its result is final and rates once); create with `\"rated\": false` for take-backs.",
                 Auth::Token,
             )
             .build(true, None, "200", outcome(), ProblemSet::SEAT_ACTION),
@@ -564,7 +564,7 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
             op(
                 "redo",
                 "Replay a taken-back move",
-                "Replays the last taken-back move; a new move clears the redo line.",
+                "Replays the last taken-back move; a new move clears the redo line. Never in a rated game (409 `conflict`).",
                 Auth::Token,
             )
             .build(true, None, "200", outcome(), ProblemSet::SEAT_ACTION),

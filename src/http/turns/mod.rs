@@ -37,6 +37,7 @@ pub struct LogQuery {
 async fn create<G: TurnGame>(
     app: web::Data<AppState>,
     _: web::Query<NoParams>,
+    _quota: super::limits::CreateQuota,
     player_key: Bearer,
     body: web::Json<Object<G::Options>>,
 ) -> Result<HttpResponse, ApiError> {
@@ -177,6 +178,7 @@ async fn message<G: TurnGame>(
 
 async fn report<G: TurnGame>(
     app: web::Data<AppState>,
+    req: HttpRequest,
     path: web::Path<(Uuid, String)>,
     query: web::Query<BTreeMap<String, String>>,
 ) -> Result<HttpResponse, ApiError> {
@@ -194,6 +196,9 @@ async fn report<G: TurnGame>(
             unknown.chars().take(40).collect::<String>(),
             spec.name
         )));
+    }
+    if (spec.thinks)(&query) {
+        super::limits::admit_ai(&req)?;
     }
     Ok(match turns::report::<G>(&app, id, &name, &query).await? {
         Report::Json(value) => HttpResponse::Ok().json(value),
@@ -275,9 +280,9 @@ fn routes<G: TurnGame>(cfg: &mut web::ServiceConfig) {
     for spec in G::reports() {
         cfg.service(
             resource(&paths.action(spec.name), "GET, HEAD").route(get_or_head().to(
-                move |app, id: web::Path<Uuid>, query| {
+                move |app, req, id: web::Path<Uuid>, query| {
                     let path = web::Path::from((id.into_inner(), spec.name.to_owned()));
-                    report::<G>(app, path, query)
+                    report::<G>(app, req, path, query)
                 },
             )),
         );

@@ -8,7 +8,7 @@ use uuid::Uuid;
 
 use super::{load, load_record};
 use crate::games::{Report, ReportQuery, TurnGame};
-use crate::service::{ServiceError, ServiceResult, Services};
+use crate::service::{ReportKey, ServiceError, ServiceResult, Services};
 
 /// One entry of a game's move log.
 #[derive(Debug, Serialize, ToSchema)]
@@ -60,5 +60,28 @@ pub async fn report<G: TurnGame>(
     }
     let loaded = load::<G>(svc, id).await?;
     let names: Vec<Option<String>> = loaded.record.seats.iter().map(|s| s.name.clone()).collect();
-    Ok(loaded.game.report(name, query, &names)?)
+    let thinks = G::reports()
+        .iter()
+        .any(|r| r.name == name && (r.thinks)(query));
+    if !thinks {
+        return Ok(loaded.game.report(name, query, &names)?);
+    }
+    // A search: on the AI pool (never a request thread), and once per version and query.
+    let key = ReportKey {
+        id,
+        version: loaded.record.row.version,
+        name: name.to_owned(),
+        query: query.clone(),
+    };
+    if let Some(kept) = svc.reports.get(&key) {
+        return Ok(kept);
+    }
+    let game = loaded.game.clone();
+    let (report_name, report_query) = (key.name.clone(), key.query.clone());
+    let report = svc
+        .ai
+        .run(move || game.report(&report_name, &report_query, &names))
+        .await??;
+    svc.reports.put(key, report.clone());
+    Ok(report)
 }

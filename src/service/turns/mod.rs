@@ -33,8 +33,8 @@ use crate::games::{
 };
 use crate::rating::{AiRatings, Rating};
 use crate::store::{
-    Commit, GameRecord, GameRow, Layout, Rated, RatedGame, RatedSide, ScoreChange, SeatRow,
-    StoredState,
+    Commit, GameRecord, GameRow, Layout, Rated, RatedGame, RatedSide, ScoreChange, ScoreHolder,
+    SeatRow, StoredState,
 };
 
 /// Points a win gains and a loss costs (seed 001).
@@ -296,10 +296,10 @@ async fn save<G: TurnGame>(
     let mut rating = None;
     // Scores and ratings move once, in the transaction that finishes the game.
     if let (Some(result), None) = (&result, &record.row.result) {
-        if G::SCORED {
+        if G::SCORED && moves_scores(&seats) {
             scores.extend(score_changes(&seats, result));
         }
-        if let Some(ai) = G::RATINGS.filter(|_| is_rated::<G>(&seats)) {
+        if let Some(ai) = G::RATINGS.filter(|_| is_rated(&*loaded.game, &seats)) {
             rating = rated_game(&seats, result, &ai)?;
         }
     }
@@ -378,6 +378,33 @@ fn rendered<G: TurnGame>(
     )
 }
 
+/// Whether a finished game moves the seed's scores: a game of one human against the AI (the
+/// seed's own case), or one whose every human seat a registered player took with their own key
+/// (seat 0 at create, the others by `join`; one seat each). A creator who holds every human seat's
+/// token (hot seat, or a guest name they made up joining their own game) moves nothing: that
+/// would be a score anyone can give themselves, or take from any guest name.
+fn moves_scores(seats: &[SeatRow]) -> bool {
+    let humans: Vec<&SeatRow> = seats
+        .iter()
+        .filter(|s| s.kind == SeatKindWord::Human)
+        .collect();
+    let against_ai = seats.iter().any(|s| s.kind == SeatKindWord::Ai);
+    match humans.len() {
+        0 => false,
+        1 => against_ai,
+        _ => humans.iter().all(|s| s.player.is_some()),
+    }
+}
+
+/// Whose score a seat moves: its registered player's, or its guest name's.
+fn score_holder(seat: &SeatRow) -> Option<ScoreHolder> {
+    let name = seat.name.clone()?;
+    Some(ScoreHolder {
+        name,
+        player: seat.player.clone(),
+    })
+}
+
 /// Seed 001's scoring, for every named human seat: +100 a win, −100 a loss, a draw counted.
 fn score_changes(seats: &[SeatRow], result: &GameResult) -> Vec<ScoreChange> {
     if result.reason == EndReason::ABORTED {
@@ -387,10 +414,10 @@ fn score_changes(seats: &[SeatRow], result: &GameResult) -> Vec<ScoreChange> {
         .iter()
         .filter(|s| s.kind == SeatKindWord::Human)
         .filter_map(|s| {
-            let name = s.name.clone()?;
+            let holder = score_holder(s)?;
             let outcome = SeatOutcome::of(result, s);
             Some(ScoreChange {
-                name,
+                holder,
                 delta: match outcome {
                     SeatOutcome::Win => SCORE_STEP,
                     SeatOutcome::Loss => -SCORE_STEP,
@@ -433,10 +460,13 @@ impl SeatOutcome {
     }
 }
 
-/// Whether a game moves ratings: a rated game whose every human seat is held by a registered
-/// player who claimed it with their key (one seat each), with nothing left open.
-pub(crate) fn is_rated<G: TurnGame>(seats: &[SeatRow]) -> bool {
+/// Whether a game moves ratings: a rated game, not created unrated (see [`TurnGame::rated`]),
+/// whose every human seat is held by a registered player who claimed it with their key (one seat
+/// each), with nothing left open. Such a game allows no take-back, hint or preview, and its AI
+/// seats play at their own level and think time (see `play::ai_move`).
+pub(crate) fn is_rated<G: TurnGame>(game: &G, seats: &[SeatRow]) -> bool {
     G::RATINGS.is_some()
+        && game.rated()
         && seats.iter().any(|s| s.kind == SeatKindWord::Human)
         && seats.iter().all(|s| match s.kind {
             SeatKindWord::Human => s.player.is_some(),
@@ -480,14 +510,14 @@ fn rated_game(
 }
 
 /// A score row for a player who sits down at a scored game, so the leaderboard knows them.
-fn registration(name: &str) -> ScoreChange {
-    ScoreChange {
-        name: name.to_owned(),
+fn registration(seat: &SeatRow) -> Option<ScoreChange> {
+    Some(ScoreChange {
+        holder: score_holder(seat)?,
         delta: 0,
         win: false,
         loss: false,
         draw: false,
-    }
+    })
 }
 
 /// A reproducible seed per position: the same game at the same version thinks the same way.
@@ -513,6 +543,26 @@ mod tests {
             token_hash: None,
             player: None,
         }
+    }
+
+    #[test]
+    fn scores_move_against_the_ai_and_between_players_in_their_own_seats() {
+        let registered = |i, name: &str| SeatRow {
+            player: Some(name.into()),
+            ..seat(i, name, SeatKindWord::Human)
+        };
+        let guest = |i, name: &str| seat(i, name, SeatKindWord::Human);
+        let ai = seat(1, "AI", SeatKindWord::Ai);
+        assert!(moves_scores(&[guest(0, "g"), ai.clone()]));
+        assert!(moves_scores(&[registered(0, "a"), ai]));
+        assert!(moves_scores(&[registered(0, "a"), registered(1, "b")]));
+        // Hot seat, or a guest seat the creator may hold: nothing moves.
+        assert!(!moves_scores(&[registered(0, "a"), guest(1, "g")]));
+        assert!(!moves_scores(&[guest(0, "g"), guest(1, "h")]));
+        // Scores are a player's, not a name's.
+        let a = score_holder(&registered(0, "a")).unwrap();
+        assert_eq!(a.key(), "player:a");
+        assert_eq!(score_holder(&guest(0, "a")).unwrap().key(), "guest:a");
     }
 
     #[test]

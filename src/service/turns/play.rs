@@ -11,9 +11,9 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::{
-    ai_seed, check_if_match, ensure_active, game_of, layout, load, load_as_seat, load_record,
-    missing_token, rendered, save, seat_kinds, seat_of, state_json, written, Change, CreatedGame,
-    Loaded, Outcome, SeatToken, DEFAULT_AI_TIME_MS, MAX_AI_TIME_MS,
+    ai_seed, check_if_match, ensure_active, game_of, is_rated, layout, load, load_as_seat,
+    load_record, missing_token, rendered, save, seat_kinds, seat_of, state_json, written, Change,
+    CreatedGame, Loaded, Outcome, SeatToken, DEFAULT_AI_TIME_MS, MAX_AI_TIME_MS,
 };
 use crate::games::{AiBudget, AiLevel, Seat, SeatKind, SeatKindWord, TurnGame};
 use crate::service::players;
@@ -34,12 +34,14 @@ const MAX_AUTO_AI_MOVES: usize = 64;
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"time_ms": 500}))]
 pub struct AiMoveRequest {
-    /// Defaults to the AI seat's level, or `normal` for a hint to a human seat.
+    /// Defaults to the AI seat's level, or `normal` for a hint to a human seat. Refused (409) in
+    /// a rated game, whose AI seat plays at its own level.
     pub level: Option<AiLevel>,
-    /// Think-time budget, 1..=10000 ms (default 500).
+    /// Think-time budget, 1..=10000 ms (default 500). Refused (409) in a rated game.
     #[schema(minimum = 1, maximum = 10000)]
     pub time_ms: Option<u64>,
     /// Play the move (default: true for an AI seat; false for a human seat, which gets a hint).
+    /// A rated game gives no hint and no preview: only an AI seat's move, played.
     pub apply: Option<bool>,
 }
 
@@ -107,7 +109,7 @@ pub async fn create<G: TurnGame>(
         seat_rows
             .iter()
             .filter(|s| s.kind == SeatKindWord::Human)
-            .filter_map(|s| s.name.clone())
+            .filter_map(super::score_holder)
             .collect()
     } else {
         Vec::new()
@@ -369,6 +371,9 @@ pub async fn ai_move<G: TurnGame>(
         return Err(ServiceError::IllegalMove("no seat is to act".into()));
     };
     let viewer = seat_of(svc, &loaded.record, token).await?;
+    if is_rated(&*loaded.game, &loaded.record.seats) {
+        rated_ai_move(seat, seat_kinds(&loaded.record)?[seat], viewer, &request)?;
+    }
     let (level, apply) = match seat_kinds(&loaded.record)?[seat] {
         SeatKind::Ai(level) => {
             let apply = request.apply.unwrap_or(true);
@@ -432,6 +437,44 @@ pub async fn ai_move<G: TurnGame>(
     })
 }
 
+/// What a rated game allows of `ai-move`: its AI seat's own move, at the seat's level and the
+/// server's think time, played, and asked for by a seat token of the game (or by the server
+/// itself, `auto_ai`). No hint for a human seat, no preview, no level or time of the caller's:
+/// the rating counts the game as one against that AI level, and as the human's own play.
+fn rated_ai_move(
+    seat: Seat,
+    kind: SeatKind,
+    viewer: Option<Seat>,
+    request: &AiMoveRequest,
+) -> ServiceResult<()> {
+    let unrated = "create the game with \"rated\": false for hints, previews and take-backs";
+    if viewer.is_none() {
+        return Err(ServiceError::Unauthenticated(format!(
+            "this game is rated: its AI seat's move is asked for with a seat token of this game \
+             (`Authorization: Bearer <seat token>`); {unrated}"
+        )));
+    }
+    if !kind.is_ai() {
+        return Err(ServiceError::Conflict(format!(
+            "this game is rated: seat {seat} is human and plays its own moves, so the AI gives it \
+             no hint; {unrated}"
+        )));
+    }
+    if request.level.is_some() || request.time_ms.is_some() {
+        return Err(ServiceError::Conflict(format!(
+            "this game is rated: AI seat {seat} plays at its own level and think time, so `level` \
+             and `time_ms` are refused; {unrated}"
+        )));
+    }
+    if request.apply == Some(false) {
+        return Err(ServiceError::Conflict(format!(
+            "this game is rated: AI seat {seat}'s move is played, not previewed (`apply`: false); \
+             {unrated}"
+        )));
+    }
+    Ok(())
+}
+
 /// Which way a take-back goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TakeBack {
@@ -455,6 +498,18 @@ pub async fn take_back<G: TurnGame>(
         None => return Err(missing_token()),
     };
     check_if_match("game", loaded.record.row.version, if_match)?;
+    // A rated game allows no take-back: its result is final and rates once (an undo of the
+    // finishing move would let it finish, and rate, again).
+    if is_rated(&*loaded.game, &loaded.record.seats) {
+        return Err(ServiceError::Conflict(format!(
+            "this game is rated: {word} would take back a move of a rated game (and reopen a \
+             finished one); create the game with \"rated\": false for take-backs and hints",
+            word = match direction {
+                TakeBack::Undo => "undo",
+                TakeBack::Redo => "redo",
+            }
+        )));
+    }
     // A scored game's result is final: its scores have moved. Others may take back the end
     // (two passes in Go), never an abort.
     let status = loaded.record.row.status;

@@ -87,10 +87,10 @@ pub async fn join<G: TurnGame>(
         Some(seat),
         json!({"action": "join", "seat": seat, "name": name}),
     );
-    change.seats.push(taken);
     if G::SCORED {
-        change.scores.push(registration(&name));
+        change.scores.extend(registration(&taken));
     }
+    change.seats.push(taken);
     save(svc, &mut loaded, change).await?;
     events.extend(super::play::play_ai_seats(svc, &mut loaded).await?);
     Ok(Joined {
@@ -230,6 +230,7 @@ pub async fn message<G: TurnGame>(
     if_match: Option<i64>,
     request: MessageRequest,
 ) -> ServiceResult<Outcome<G>> {
+    crate::service::seats::check_visible(&request.text, "a message")?;
     let (mut loaded, seat) = load_as_seat::<G>(svc, id, token, if_match).await?;
     ensure_active(&loaded)?;
     if request.to >= loaded.record.seats.len() {

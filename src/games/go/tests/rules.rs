@@ -4,7 +4,7 @@
 use super::super::board::Color;
 use super::super::game::{GoEndReason, GoError, GoEvent, GoGame, GoOptions, IllegalReason};
 use super::super::score::Scoring;
-use super::super::vertex::GoPlay;
+use super::super::vertex::{GoPlay, Vertex};
 use super::support::{game, options, play_all, setup_game, v, vs};
 
 fn illegal_reason(result: Result<Vec<GoEvent>, GoError>) -> IllegalReason {
@@ -339,4 +339,36 @@ fn a_stored_game_loads_equal() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("move 5"), "{err}");
+}
+
+#[test]
+fn a_game_past_its_move_cap_takes_only_passes_and_resignations() {
+    use rand::SeedableRng;
+    for seed in 0..50 {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut g = game(5, "");
+        while !g.is_over() {
+            if g.moves().len() >= g.move_cap() {
+                assert_eq!(g.move_cap(), 75);
+                let color = g.next();
+                let stone = g
+                    .board()
+                    .points()
+                    .map(|p| g.board().col_row(p))
+                    .map(|(c, r)| Vertex::new(c as u8, r as u8))
+                    .find(|&v| g.check(color, v).is_ok())
+                    .expect("a legal point is left");
+                assert!(matches!(
+                    g.play(color, GoPlay::Stone(stone)),
+                    Err(GoError::MoveCap(75))
+                ));
+                g.play(color, GoPlay::Pass)
+                    .expect("a pass is always playable");
+                return;
+            }
+            let play = super::support::random_play(&g, &mut rng);
+            g.play(g.next(), play).expect("random plays are legal");
+        }
+    }
+    panic!("no random 5x5 game reached the move cap");
 }

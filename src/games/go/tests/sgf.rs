@@ -161,6 +161,20 @@ fn malformed_records_are_refused_with_a_reason() {
             "(;SZ[9];B[aa];AB[bb])",
             "unsupported SGF record: setup stones after move 1",
         ),
+        // A black stone in the corner, walled in by white: a position no game reaches.
+        (
+            "(;SZ[9]AB[ai]AW[bi][ah])",
+            "unsupported SGF record: the setup stones at A1 have no liberty",
+        ),
+        // A whole board of black stones.
+        (
+            "(;SZ[5]AB[aa:ee])",
+            "unsupported SGF record: the setup stones at",
+        ),
+        (
+            "(;SZ[9]AB[cc]AW[cc])",
+            "unsupported SGF record: setup stone C7 is placed twice",
+        ),
     ];
     for (text, expected) in cases {
         let err = import(text).unwrap_err().to_string();
@@ -168,6 +182,18 @@ fn malformed_records_are_refused_with_a_reason() {
     }
     let deep = "(;SZ[9]".to_owned() + &"(;B[aa]".repeat(100_000);
     assert!(matches!(import(&deep), Err(SgfError::Malformed(_))));
+}
+
+#[test]
+fn setup_honours_ae() {
+    // AE empties a point that AB filled: the stone is not set up.
+    let (game, _) = import("(;SZ[9]AB[aa][bb]AE[aa])").expect("a legal setup");
+    let stones = &game.setup().black;
+    assert_eq!(stones.len(), 1, "{stones:?}");
+    assert!(
+        !stones.contains(&"A9".parse::<Vertex>().unwrap()),
+        "{stones:?}"
+    );
 }
 
 #[test]

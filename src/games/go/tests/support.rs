@@ -70,7 +70,8 @@ pub fn first(game: &GoGame) -> Color {
     }
 }
 
-/// A random legal stone for the side to move, or a pass when none is found quickly.
+/// A random legal stone for the side to move, or a pass when none is found quickly (or the game
+/// is at its move cap).
 pub fn random_play(game: &GoGame, rng: &mut ChaCha8Rng) -> GoPlay {
     let size = game.size() as u8;
     let mut points: Vec<Vertex> = (0..size)
@@ -78,6 +79,9 @@ pub fn random_play(game: &GoGame, rng: &mut ChaCha8Rng) -> GoPlay {
         .collect();
     points.shuffle(rng);
     let color = game.next();
+    if game.moves().len() >= game.move_cap() {
+        return GoPlay::Pass;
+    }
     let pass_ok = game.consecutive_passes() == 0;
     if pass_ok && rng.gen_bool(0.03) {
         return GoPlay::Pass;

@@ -251,6 +251,9 @@ pub fn rollout(game: &mut Uno, events: &mut Vec<UnoEvent>, easy_seats: &[usize])
 /// A candidate replaces the default only when its mean win difference over the default
 /// exceeds [`CONFIDENCE`] standard errors: with a few hundred deals a move, picking the
 /// highest raw win rate mostly picks noise. Each game played counts as one iteration.
+///
+/// The search always spends its whole budget, even on a forced move (a lone `draw` or
+/// `pass`): how long `hard` thinks must not tell the table whether its hand left it a choice.
 pub fn search(info: &InfoSet, limits: Limits, seed: u64) -> Search {
     let start = Instant::now();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -272,7 +275,8 @@ pub fn search(info: &InfoSet, limits: Limits, seed: u64) -> Search {
     let mut events = Vec::with_capacity(16);
     let mut won = vec![false; actions.len()];
     let mut deal = first_deal;
-    'rounds: while actions.len() > 1 {
+    // No shortcut for a single candidate: see above.
+    'rounds: loop {
         for (arm, action) in actions.iter().enumerate() {
             if iterations >= limits.max_iterations
                 || (iterations.is_multiple_of(CLOCK_EVERY) && start.elapsed() >= limits.time)
@@ -451,6 +455,31 @@ mod tests {
             assert_eq!(InfoSet::of(&guess, 0), info);
             assert_eq!(guess.public_view().hands, a.public_view().hands);
         }
+    }
+
+    #[test]
+    fn a_forced_move_spends_the_whole_budget_too() {
+        // Seat 0 holds nothing that fits: drawing is its only move.
+        let forced = position(&["B5 G7", "Y1 Y2", "G1 G2"], "R3", 0);
+        assert_eq!(forced.legal_actions(0), vec![UnoAction::Draw]);
+        let chosen = position(&["R5 G7", "Y1 Y2", "G1 G2"], "R3", 0);
+        assert!(chosen.legal_actions(0).len() > 1);
+        for game in [&forced, &chosen] {
+            let found = search(&InfoSet::of(game, 0), limits(40), 5);
+            assert_eq!(found.iterations, 40, "the same games played, forced or not");
+        }
+        let budget = Duration::from_millis(25);
+        let timed = Limits {
+            time: budget,
+            max_iterations: u64::MAX,
+        };
+        for game in [&forced, &chosen] {
+            let started = std::time::Instant::now();
+            let decision = decide(game, 0, Level::Hard, timed, 5, &[]);
+            assert!(started.elapsed() >= budget, "{:?}", decision.analysis);
+        }
+        let forced_move = decide(&forced, 0, Level::Hard, timed, 5, &[]);
+        assert_eq!(forced_move.action, UnoAction::Draw);
     }
 
     #[test]
