@@ -13,6 +13,8 @@ use crate::config::Config;
 use crate::http;
 use crate::service::ai_pool::AiPool;
 use crate::service::metrics::Metrics;
+use crate::service::sweep::Sweeper;
+use crate::service::turns::LoadedGames;
 use crate::service::Services;
 use crate::store::{self, GameStore, StoreError};
 
@@ -57,6 +59,9 @@ pub struct Application {
     server: Server,
     address: std::net::SocketAddr,
     admin: Option<Admin>,
+    /// Removes expired waiting games and idle decks while the server runs; `None` when nothing
+    /// expires.
+    sweeper: Option<Sweeper>,
 }
 
 /// The admin listener's server and address.
@@ -146,12 +151,13 @@ impl Application {
     ) -> Result<Self, StartError> {
         let address = listener.local_addr()?;
         let metrics = Metrics::new();
+        let sweeper = Sweeper::new(Arc::clone(&store), config.expiry());
         let state = web::Data::new(AppState {
             services: Services {
                 store,
                 ai: AiPool::new(config.ai_workers(), config.ai_queue),
                 metrics: metrics.clone(),
-                loaded: Default::default(),
+                loaded: LoadedGames::with_budget(config.game_cache_bytes()),
                 reports: Default::default(),
             },
             ai_limit: config
@@ -202,6 +208,7 @@ impl Application {
             server,
             address,
             admin,
+            sweeper,
         })
     }
 
@@ -239,20 +246,34 @@ impl Application {
     }
 
     pub async fn run(self) -> std::io::Result<()> {
-        match self.admin {
+        // The sweep stops with the server.
+        let sweeping = self.sweeper.map(|sweeper| tokio::spawn(sweeper.run()));
+        let served = match self.admin {
             Some(admin) => {
                 // The admin listener stops with the public one (both take the same signals).
                 let (served, _) = futures_util::join!(self.server, admin.server);
                 served
             }
             None => self.server.await,
+        };
+        if let Some(sweeping) = sweeping {
+            sweeping.abort();
         }
+        served
     }
 
     /// Runs the server in the background (tests) and returns a handle to stop it.
     pub fn spawn(self) -> actix_web::dev::ServerHandle {
         let handle = self.server.handle();
-        tokio::spawn(self.server);
+        let sweeping = self.sweeper.map(|sweeper| tokio::spawn(sweeper.run()));
+        let server = self.server;
+        tokio::spawn(async move {
+            let served = server.await;
+            if let Some(sweeping) = sweeping {
+                sweeping.abort();
+            }
+            served
+        });
         if let Some(admin) = self.admin {
             tokio::spawn(admin.server);
         }

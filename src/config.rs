@@ -52,6 +52,17 @@ pub struct Config {
     /// Address the admin listener binds.
     #[arg(long, env = "PARLOR_ADMIN_HOST", default_value = "127.0.0.1")]
     pub admin_host: String,
+    /// Hours a game still `waiting` (open seats, or created with `"start": false`) may go unchanged
+    /// before a sweep removes it; 0 keeps waiting games forever.
+    #[arg(long, env = "PARLOR_WAITING_GAME_TTL_HOURS", default_value_t = 24)]
+    pub waiting_game_ttl_hours: u64,
+    /// Hours a poker deck may go unchanged before a sweep removes it; 0 keeps decks forever.
+    #[arg(long, env = "PARLOR_IDLE_DECK_TTL_HOURS", default_value_t = 7 * 24)]
+    pub idle_deck_ttl_hours: u64,
+    /// Mebibytes of stored game state the cache of loaded games may hold (least recently used
+    /// out first); 0 turns the cache off.
+    #[arg(long, env = "PARLOR_GAME_CACHE_MB", default_value_t = 64)]
+    pub game_cache_mb: usize,
 }
 
 impl Default for Config {
@@ -71,6 +82,9 @@ impl Default for Config {
             body_timeout: 10,
             admin_port: None,
             admin_host: "127.0.0.1".into(),
+            waiting_game_ttl_hours: 24,
+            idle_deck_ttl_hours: 7 * 24,
+            game_cache_mb: 64,
         }
     }
 }
@@ -85,6 +99,110 @@ impl Config {
     }
 }
 
+/// How long a waiting game or a deck may go unchanged before the sweep removes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Expiry {
+    /// `None`: waiting games are kept forever.
+    pub waiting_games: Option<chrono::Duration>,
+    /// `None`: decks are kept forever.
+    pub idle_decks: Option<chrono::Duration>,
+}
+
+impl Config {
+    /// What the sweep removes, from `--waiting-game-ttl-hours` and `--idle-deck-ttl-hours`.
+    pub fn expiry(&self) -> Expiry {
+        Expiry {
+            waiting_games: hours(self.waiting_game_ttl_hours),
+            idle_decks: hours(self.idle_deck_ttl_hours),
+        }
+    }
+
+    /// The byte budget of the cache of loaded games, from `--game-cache-mb`.
+    pub fn game_cache_bytes(&self) -> usize {
+        self.game_cache_mb.saturating_mul(1024 * 1024)
+    }
+}
+
+/// `n` hours; `None` for 0 (never), and capped at a century so a huge value cannot overflow.
+fn hours(n: u64) -> Option<chrono::Duration> {
+    (n > 0).then(|| chrono::Duration::hours(n.min(100 * 366 * 24) as i64))
+}
+
 fn cores() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        config: Config,
+    }
+
+    fn parsed(args: &[&str]) -> Config {
+        let args = std::iter::once("parlor").chain(args.iter().copied());
+        Cli::try_parse_from(args).expect("parses").config
+    }
+
+    #[test]
+    fn expiry_and_cache_budget_default_and_follow_their_flags() {
+        // What clap defaults to is what `Config::default()` says (the tests build on the latter).
+        // The variables are not set in tests, so the flags' defaults show.
+        for var in [
+            "PARLOR_WAITING_GAME_TTL_HOURS",
+            "PARLOR_IDLE_DECK_TTL_HOURS",
+            "PARLOR_GAME_CACHE_MB",
+        ] {
+            assert!(std::env::var_os(var).is_none(), "{var} set while testing");
+        }
+        let defaults = parsed(&[]);
+        assert_eq!(
+            (
+                defaults.waiting_game_ttl_hours,
+                defaults.idle_deck_ttl_hours,
+                defaults.game_cache_mb
+            ),
+            (24, 168, 64)
+        );
+        let plain = Config::default();
+        assert_eq!(plain.expiry(), defaults.expiry());
+        assert_eq!(
+            defaults.expiry(),
+            Expiry {
+                waiting_games: Some(chrono::Duration::hours(24)),
+                idle_decks: Some(chrono::Duration::days(7)),
+            }
+        );
+        assert_eq!(defaults.game_cache_bytes(), 64 << 20);
+        assert_eq!(plain.game_cache_bytes(), 64 << 20);
+
+        let set = parsed(&[
+            "--waiting-game-ttl-hours",
+            "2",
+            "--idle-deck-ttl-hours",
+            "0",
+            "--game-cache-mb",
+            "1",
+        ]);
+        assert_eq!(
+            set.expiry(),
+            Expiry {
+                waiting_games: Some(chrono::Duration::hours(2)),
+                idle_decks: None,
+            }
+        );
+        assert_eq!(set.game_cache_bytes(), 1 << 20);
+        let never = parsed(&["--waiting-game-ttl-hours", "0", "--game-cache-mb", "0"]);
+        assert_eq!(never.expiry().waiting_games, None);
+        assert_eq!(never.game_cache_bytes(), 0);
+        let huge = parsed(&["--waiting-game-ttl-hours", &u64::MAX.to_string()]);
+        assert!(
+            huge.expiry().waiting_games.is_some(),
+            "capped, not overflowed"
+        );
+    }
 }

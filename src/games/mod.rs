@@ -18,6 +18,6 @@ pub mod uno;
 
 pub use turn::{
     schema_of, AiAnalysis, AiBudget, AiCandidate, AiChoice, AiLevel, EndReason, GameResult,
-    GameStatus, PlayerSpec, Report, ReportParam, ReportQuery, ReportSpec, RuleError, Seat,
-    SeatKind, SeatKindWord, TurnGame, UnknownWord,
+    GameStatus, InviteWord, OpenSeat, PlayerSpec, Report, ReportParam, ReportQuery, ReportSpec,
+    ReservedFor, RuleError, Seat, SeatKind, SeatKindWord, TurnGame, UnknownWord,
 };

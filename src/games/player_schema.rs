@@ -1,5 +1,6 @@
 //! The OpenAPI schema of [`PlayerSpec`]: exactly one of a human (`{"name"}`), an AI
-//! (`{"ai", "name"?}`) or an open seat (`{"open": true}`), as seat planning accepts them. A plain
+//! (`{"ai", "name"?}`) or an open seat (`{"open": true | "invite" | {"for": name}}`), as seat
+//! planning accepts them. A plain
 //! object of three optional fields documented most combinations as valid though they are refused.
 
 use serde_json::{json, Value};
@@ -74,15 +75,39 @@ impl PartialSchema for PlayerSpec {
             .required("ai")
             .property("name", name(true))
             .property("open", not_open());
-        let open = shape("Open", "A seat somebody joins later with `POST …/join`.")
-            .property("open", only(&[json!(true)], false))
-            .required("open")
-            .property("ai", no_ai())
-            .property("name", ObjectBuilder::new().schema_type(Type::Null));
+        let anyone = only(&[json!(true)], false)
+            .title(Some("Anyone"))
+            .description(Some(
+                "Open to anyone: the game is listed and the first `join` takes it.",
+            ));
+        let invite = typed(Type::String, false)
+            .enum_values(Some([json!("invite")]))
+            .title(Some("Invite"))
+            .description(Some(
+                "Reserved by invitation: the create answer's `invites` gives the seat's code, \
+                 which `join` must present.",
+            ));
+        let reserved = shape(
+            "Reserved",
+            "Reserved for one registered player: only that player's key joins it.",
+        )
+        .property("for", name(false).examples([json!("carol")]))
+        .required("for");
+        let open_as = OneOfBuilder::new().item(anyone).item(invite).item(reserved);
+        let open = shape(
+            "Open",
+            "A seat somebody joins later with `POST …/join`: anyone (`true`), the holder of its \
+             invitation code (`\"invite\"`) or one registered player (`{\"for\": \"carol\"}`).",
+        )
+        .property("open", open_as)
+        .required("open")
+        .property("ai", no_ai())
+        .property("name", ObjectBuilder::new().schema_type(Type::Null));
         OneOfBuilder::new()
             .description(Some(
                 "Who sits in a seat: `{\"name\": \"alice\"}`, `{\"ai\": \"hard\"}` (optionally \
-                 named) or `{\"open\": true}`.",
+                 named) or an open seat: `{\"open\": true}` (anyone), `{\"open\": \"invite\"}` \
+                 or `{\"open\": {\"for\": \"carol\"}}`.",
             ))
             .item(human)
             .item(ai)

@@ -73,8 +73,34 @@ pub struct PlayerSpec {
     pub name: Option<String>,
     /// Makes the seat an AI of this level.
     pub ai: Option<AiLevel>,
-    /// Leaves the seat open for `join`.
-    pub open: Option<bool>,
+    /// Leaves the seat open for `join`: to anyone (`true`), to whoever holds the invitation
+    /// code the create answer gives (`"invite"`), or to one registered player
+    /// (`{"for": "carol"}`).
+    pub open: Option<OpenSeat>,
+}
+
+/// How an open seat is offered: `true` (anyone), `"invite"` or `{"for": "<registered name>"}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum OpenSeat {
+    Anyone(bool),
+    Invite(InviteWord),
+    For(ReservedFor),
+}
+
+/// The word `"invite"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum InviteWord {
+    #[serde(rename = "invite")]
+    Invite,
+}
+
+/// `{"for": "carol"}`: the seat waits for that registered player's key.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReservedFor {
+    #[serde(rename = "for")]
+    pub player: String,
 }
 
 /// What a seat is once the game exists.
@@ -362,6 +388,22 @@ pub trait TurnGame: Clone + Serialize + DeserializeOwned + Send + Sync + 'static
     fn seat_range() -> RangeInclusive<usize>;
     /// The players named in the options.
     fn players(options: &Self::Options) -> &[PlayerSpec];
+    /// The create option that fixes the deal in advance (UNO's `seed` or `deck`), if given: the
+    /// creator would then know every hand, so it is refused when a seat is open to others.
+    fn fixed_deal(options: &Self::Options) -> Option<&'static str> {
+        let _ = options;
+        None
+    }
+    /// Whether the creator asked for a test table (UNO's `"test": true`): a fixed deal is then
+    /// allowed with seats open by invitation, whose guests see `deck` in the game's state.
+    fn test_table(options: &Self::Options) -> bool {
+        let _ = options;
+        false
+    }
+    /// How many seats of this game one name may hold (`join` refuses more, 409).
+    fn seats_per_name(&self) -> usize {
+        1
+    }
     /// Whether the game waits for `POST …/start` even once every seat is filled (created with
     /// `"start": false`); otherwise it starts by itself when the last seat is taken.
     fn waits_for_start(&self) -> bool {

@@ -17,7 +17,7 @@ use super::{games, ops, players, poker, problems, turns};
         license(name = "MIT")
     ),
     paths(
-        ops::index, ops::health, ops::ready, games::list, players::get, players::leaderboard, players::register,
+        ops::index, ops::health, ops::ready, games::list, players::get, players::leaderboard, players::register, players::rotate_key,
         poker::deal, poker::compare, poker::evaluate, poker::create_deck, poker::get_deck,
         poker::draw, poker::undo, poker::reselect, poker::shuffle, poker::claim_deck,
     ),

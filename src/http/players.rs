@@ -7,7 +7,8 @@ use utoipa::IntoParams;
 use super::error::ApiError;
 use super::games::{GameName, RankedGame};
 use super::problems::{
-    BadRequest, Conflict, NotFound, PayloadTooLarge, TooManyRequests, Unavailable, Unprocessable,
+    BadRequest, Conflict, Forbidden, NotFound, PayloadTooLarge, TooManyRequests, Unauthorized,
+    Unavailable, Unprocessable,
 };
 use super::{NoParams, Object};
 use crate::app::AppState;
@@ -121,9 +122,34 @@ pub async fn register(
 ) -> Result<HttpResponse, ApiError> {
     let registered = players::register(&app, body.into_inner().0).await?;
     let location = format!("/v1/players/{}", path_segment(&registered.name));
-    Ok(HttpResponse::Created()
-        .insert_header((actix_web::http::header::LOCATION, location))
-        .json(registered))
+    Ok(super::conditional::secret(
+        HttpResponse::Created()
+            .insert_header((actix_web::http::header::LOCATION, location))
+            .json(registered),
+    ))
+}
+
+/// Replaces a player's key: the current key (`Authorization: Bearer <player key>`) proves who
+/// asks and stops working at once; the answer holds the new key, shown only now.
+#[utoipa::path(post, path = "/v1/players/{name}/key", tag = "players",
+    params(("name" = String, Path, description = "Player name")),
+    security(("player_key" = [])),
+    responses(
+        (status = 200, body = Registered, description = "The new key, shown only now (`Cache-Control: no-store`)"),
+        (status = 400, response = BadRequest),
+        (status = 401, response = Unauthorized),
+        (status = 403, response = Forbidden),
+        (status = 409, response = Conflict),
+        (status = 503, response = Unavailable),
+    ))]
+pub async fn rotate_key(
+    app: web::Data<AppState>,
+    name: web::Path<String>,
+    _: web::Query<NoParams>,
+    key: super::auth::Bearer,
+) -> Result<HttpResponse, ApiError> {
+    let rotated = players::rotate_key(&app, &name, key.hash()).await?;
+    Ok(super::conditional::secret(HttpResponse::Ok().json(rotated)))
 }
 
 /// A name as one URL path segment: all but unreserved characters percent-encoded.
@@ -145,5 +171,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route(get_or_head().to(leaderboard))
             .route(web::post().to(register)),
     )
-    .service(resource("/v1/players/{name}", "GET, HEAD").route(get_or_head().to(get)));
+    .service(resource("/v1/players/{name}", "GET, HEAD").route(get_or_head().to(get)))
+    .service(resource("/v1/players/{name}/key", "POST").route(web::post().to(rotate_key)));
 }

@@ -171,6 +171,39 @@ pub async fn register(svc: &Services, request: RegisterRequest) -> ServiceResult
     }
 }
 
+/// A new key for the player `raw` names, given their current key, which stops working at once.
+pub async fn rotate_key(
+    svc: &Services,
+    raw: &str,
+    key: Option<&TokenHash>,
+) -> ServiceResult<Registered> {
+    let key = key.ok_or_else(|| {
+        ServiceError::Unauthenticated(
+            "a key is rotated with the current one: `Authorization: Bearer <player key>`".into(),
+        )
+    })?;
+    let player = by_key(svc, key).await?;
+    let named = PlayerName::lookup(raw).map(|n| n.canonical());
+    if named.ok().as_deref() != Some(player.canonical.as_str()) {
+        return Err(ServiceError::Forbidden(format!(
+            "this key is {:?}'s, not {:?}'s",
+            player.name,
+            raw.chars().take(40).collect::<String>()
+        )));
+    }
+    let (fresh, hash) = tokens::issue();
+    if !svc.store.rotate_player_key(&key.0, &hash.0).await? {
+        return Err(ServiceError::Conflict(
+            "the key was rotated by another request meanwhile".into(),
+        ));
+    }
+    Ok(Registered {
+        name: player.name,
+        registered: true,
+        key: fresh,
+    })
+}
+
 /// The registered player a key belongs to: 401 for an unknown key, 403 for a seat token.
 pub async fn by_key(svc: &Services, key: &TokenHash) -> ServiceResult<PlayerRecord> {
     if let Some(player) = svc.store.player_by_key(&key.0).await? {

@@ -4,7 +4,7 @@ use icu_properties::props::{BidiControl, BinaryProperty, DefaultIgnorableCodePoi
 use unicode_security::MixedScript;
 
 use super::ServiceError;
-use crate::games::{PlayerSpec, SeatKind};
+use crate::games::{OpenSeat, PlayerSpec, ReservedFor, SeatKind};
 use crate::store::SeatRow;
 
 /// Refuses text that would not show as what it is: control characters (an ANSI escape starts
@@ -127,6 +127,17 @@ impl PlayerName {
 pub struct SeatPlan {
     pub kind: SeatKind,
     pub name: Option<PlayerName>,
+    /// Whom an open seat is kept for; `None` for a seat anyone may join.
+    pub reserved: Option<Reservation>,
+}
+
+/// Whom an open seat is kept for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reservation {
+    /// Whoever presents the invitation code the create answer gave for it.
+    Invite,
+    /// One registered player (as named; the create looks the registration up).
+    Player(PlayerName),
 }
 
 impl SeatPlan {
@@ -137,15 +148,32 @@ impl SeatPlan {
             .as_deref()
             .map(PlayerName::parse_for_ai)
             .transpose()?;
-        let open = spec.open.unwrap_or(false);
+        let (open, reserved) = match &spec.open {
+            None | Some(OpenSeat::Anyone(false)) => (false, None),
+            Some(OpenSeat::Anyone(true)) => (true, None),
+            Some(OpenSeat::Invite(_)) => (true, Some(Reservation::Invite)),
+            Some(OpenSeat::For(ReservedFor { player })) => (
+                true,
+                Some(Reservation::Player(PlayerName::lookup(player).map_err(
+                    |e| match e {
+                        ServiceError::Invalid(text) => {
+                            ServiceError::Invalid(format!("player {index}: open.for: {text}"))
+                        }
+                        other => other,
+                    },
+                )?)),
+            ),
+        };
         match (spec.ai, open, name) {
             (Some(level), false, name) => Ok(SeatPlan {
                 kind: SeatKind::Ai(level),
                 name: Some(name.unwrap_or_else(|| PlayerName(super::players::AI_NAME.into()))),
+                reserved: None,
             }),
             (None, true, None) => Ok(SeatPlan {
                 kind: SeatKind::Open,
                 name: None,
+                reserved,
             }),
             (None, false, Some(name)) if name.is_reserved() => Err(ServiceError::Invalid(format!(
                 "player {index}: the name {:?} is reserved for AI seats (in any case or look-alike); \
@@ -155,9 +183,11 @@ impl SeatPlan {
             (None, false, Some(name)) => Ok(SeatPlan {
                 kind: SeatKind::Human,
                 name: Some(name),
+                reserved: None,
             }),
             _ => Err(ServiceError::Invalid(format!(
-                "player {index} must be exactly one of {{\"name\": …}}, {{\"ai\": level}} or {{\"open\": true}}"
+                "player {index} must be exactly one of {{\"name\": …}}, {{\"ai\": level}} or \
+                 {{\"open\": true | \"invite\" | {{\"for\": name}}}}"
             ))),
         }
     }
@@ -183,7 +213,7 @@ mod tests {
         PlayerSpec {
             name: name.map(str::to_owned),
             ai,
-            open,
+            open: open.map(OpenSeat::Anyone),
         }
     }
 
@@ -235,6 +265,35 @@ mod tests {
             SeatKind::Open
         );
         assert!(SeatPlan::parse(0, &spec(Some("x"), None, Some(true))).is_err());
+        let reserved = |open: OpenSeat| {
+            SeatPlan::parse(
+                0,
+                &PlayerSpec {
+                    open: Some(open),
+                    ..PlayerSpec::default()
+                },
+            )
+        };
+        let invite: OpenSeat = serde_json::from_value(serde_json::json!("invite")).unwrap();
+        assert_eq!(
+            reserved(invite).unwrap().reserved,
+            Some(Reservation::Invite)
+        );
+        let carol: OpenSeat = serde_json::from_value(serde_json::json!({"for": "carol"})).unwrap();
+        assert_eq!(
+            reserved(carol).unwrap().reserved,
+            Some(Reservation::Player(PlayerName::lookup("carol").unwrap()))
+        );
+        for bad in [
+            serde_json::json!("public"),
+            serde_json::json!({"for": "carol", "x": 1}),
+            serde_json::json!(1),
+        ] {
+            assert!(
+                serde_json::from_value::<OpenSeat>(bad.clone()).is_err(),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

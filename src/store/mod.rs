@@ -108,6 +108,9 @@ pub trait GameStore: Send + Sync + 'static {
     async fn register_player(&self, player: &PlayerRecord) -> StoreResult<()>;
     async fn player_by_key(&self, key_hash: &[u8]) -> StoreResult<Option<PlayerRecord>>;
     async fn registered_player(&self, canonical: &str) -> StoreResult<Option<PlayerRecord>>;
+    /// Replaces the key whose hash is `old_hash` with `new_hash`, in one statement: of two
+    /// rotations with the same old key one wins. `false` when no player holds `old_hash` (any more).
+    async fn rotate_player_key(&self, old_hash: &[u8], new_hash: &[u8]) -> StoreResult<bool>;
     /// A registered player's ratings, by game.
     async fn ratings(&self, canonical: &str) -> StoreResult<Vec<RatingRow>>;
 
@@ -119,6 +122,14 @@ pub trait GameStore: Send + Sync + 'static {
     /// Whether some deck's owner token hashes to `token_hash` (a wrong token is then another
     /// deck's, 403, rather than nobody's, 401).
     async fn deck_token_known(&self, token_hash: &[u8]) -> StoreResult<bool>;
+
+    /// Removes every game still `waiting` that nobody changed since `before` (its seats, log and
+    /// pieces go with it); answers how many went. Idempotent, so several servers on one database
+    /// may sweep at once.
+    async fn remove_waiting_games(&self, before: chrono::DateTime<chrono::Utc>)
+        -> StoreResult<u64>;
+    /// Removes every poker deck nobody changed since `before`; answers how many went.
+    async fn remove_idle_decks(&self, before: chrono::DateTime<chrono::Utc>) -> StoreResult<u64>;
 }
 
 /// Opens the store a `DATABASE_URL` names and brings its schema up to date. Errors never quote

@@ -23,6 +23,10 @@ pub struct SeatRow {
     pub token_hash: Option<Vec<u8>>,
     /// The registered player (canonical name) who claimed the seat with their key.
     pub player: Option<String>,
+    /// An open seat reserved by invitation: the SHA-256 hash of its code (shown once at create).
+    pub invite_hash: Option<Vec<u8>>,
+    /// An open seat reserved for a registered player: their canonical name.
+    pub reserved_for: Option<String>,
 }
 
 impl SeatRow {
@@ -278,7 +282,8 @@ pub struct GameFilter {
 
 impl GameFilter {
     /// The listing's query for this filter: placeholders `$1, $2 …` for the filters given, in the
-    /// order game, status, player, before, then the limit. Every combination is served by an
+    /// order game, status, player, before, then the limit; waiting games whose open seats are all
+    /// reserved are left out (`listed`). Every combination is served by an
     /// index on both databases (`games_by_game_status`, `games_by_status`, `seats_by_name`, the
     /// key), which the store's contract tests check with `EXPLAIN`.
     pub fn listing_sql(&self) -> String {
@@ -306,6 +311,8 @@ impl GameFilter {
         if self.before.is_some() {
             sql += &format!(" AND id < {}", next());
         }
+        // A waiting game whose open seats are all reserved is for its invitees alone.
+        sql += " AND (status <> 'waiting' OR listed)";
         sql += &format!(" ORDER BY id DESC LIMIT {}", next());
         sql
     }

@@ -115,6 +115,53 @@ macro_rules! write_pieces {
 
 pub(crate) use write_pieces;
 
+/// Recomputes whether game `$id` shows in the public listing, inside its transaction `$tx`: not
+/// while every open seat it has is reserved (by an invitation or for a registered player).
+macro_rules! relist {
+    ($tx:expr, $id:expr) => {{
+        let tx = $tx;
+        let id: Uuid = $id;
+        sqlx::query(
+            "UPDATE games SET listed = (NOT EXISTS (SELECT 1 FROM seats WHERE game_id = $1 \
+             AND kind = 'open') OR EXISTS (SELECT 1 FROM seats WHERE game_id = $1 \
+             AND kind = 'open' AND invite_hash IS NULL AND reserved_for IS NULL)) WHERE id = $1",
+        )
+        .bind(id)
+        .execute(&mut **tx)
+        .await
+        .map_err(StoreError::from_sqlx)?;
+    }};
+}
+
+pub(crate) use relist;
+
+/// How many rows one statement of a sweep removes: a sweep that finds many holds SQLite's write
+/// lock (or PostgreSQL's row locks) for one batch at a time, not for all of them.
+pub(crate) const SWEEP_BATCH: i64 = 500;
+
+/// Runs `$sql` (a `DELETE` taking the cut-off `$1` and a batch size `$2`) on `$store`'s writer
+/// until a batch removes fewer than [`SWEEP_BATCH`] rows; answers how many went in all.
+macro_rules! remove_in_batches {
+    ($store:expr, $sql:expr, $before:expr) => {{
+        let mut removed = 0u64;
+        loop {
+            let done = sqlx::query($sql)
+                .bind($before)
+                .bind($crate::store::sql::SWEEP_BATCH)
+                .execute($store.writer())
+                .await
+                .map_err(StoreError::from_sqlx)?
+                .rows_affected();
+            removed += done;
+            if done < $crate::store::sql::SWEEP_BATCH as u64 {
+                break Ok(removed);
+            }
+        }
+    }};
+}
+
+pub(crate) use remove_in_batches;
+
 /// How often a load of a state kept in pieces starts again when a change lands between reading the
 /// row and reading the pieces, before it gives up with a conflict.
 pub(crate) const LOAD_ATTEMPTS: usize = 8;
@@ -161,8 +208,8 @@ macro_rules! impl_sql_store {
                 $crate::store::sql::write_pieces!(&mut tx, game.id, &plan);
                 for seat in &game.seats {
                     sqlx::query(
-                        "INSERT INTO seats (game_id, seat, name, kind, level, token_hash, player) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                        "INSERT INTO seats (game_id, seat, name, kind, level, token_hash, player, \
+                         invite_hash, reserved_for) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
                     )
                     .bind(game.id)
                     .bind(seat.seat)
@@ -171,10 +218,13 @@ macro_rules! impl_sql_store {
                     .bind(&seat.level)
                     .bind(&seat.token_hash)
                     .bind(&seat.player)
+                    .bind(&seat.invite_hash)
+                    .bind(&seat.reserved_for)
                     .execute(&mut *tx)
                     .await
                     .map_err(StoreError::from_sqlx)?;
                 }
+                $crate::store::sql::relist!(&mut tx, game.id);
                 for holder in &game.scored_players {
                     sqlx::query(
                         "INSERT INTO player_stats (owner, game, name, player, score, wins, losses, draws) \
@@ -237,7 +287,8 @@ macro_rules! impl_sql_store {
                         })?));
                     }
                     let seats: Vec<SeatRow> = sqlx::query_as(
-                        "SELECT seat, name, kind, level, token_hash, player FROM seats WHERE game_id = $1 ORDER BY seat",
+                        "SELECT seat, name, kind, level, token_hash, player, invite_hash, reserved_for \
+                         FROM seats WHERE game_id = $1 ORDER BY seat",
                     )
                     .bind(id)
                     .fetch_all(&self.pool)
@@ -291,19 +342,24 @@ macro_rules! impl_sql_store {
                     .map_err(StoreError::from_sqlx)?;
                 for seat in &change.seats {
                     sqlx::query(
-                        "UPDATE seats SET name = $1, kind = $2, level = $3, token_hash = $4, player = $5 \
-                         WHERE game_id = $6 AND seat = $7",
+                        "UPDATE seats SET name = $1, kind = $2, level = $3, token_hash = $4, player = $5, \
+                         invite_hash = $6, reserved_for = $7 WHERE game_id = $8 AND seat = $9",
                     )
                     .bind(&seat.name)
                     .bind(seat.kind.as_str())
                     .bind(&seat.level)
                     .bind(&seat.token_hash)
                     .bind(&seat.player)
+                    .bind(&seat.invite_hash)
+                    .bind(&seat.reserved_for)
                     .bind(change.game_id)
                     .bind(seat.seat)
                     .execute(&mut *tx)
                     .await
                     .map_err(StoreError::from_sqlx)?;
+                }
+                if !change.seats.is_empty() {
+                    $crate::store::sql::relist!(&mut tx, change.game_id);
                 }
                 for score in &change.scores {
                     sqlx::query(
@@ -369,7 +425,8 @@ macro_rules! impl_sql_store {
                 // Every listed game's seats in one query.
                 let list = (1..=rows.len()).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ");
                 let sql = format!(
-                    "SELECT game_id, seat, name, kind, level, token_hash, player FROM seats \
+                    "SELECT game_id, seat, name, kind, level, token_hash, player, invite_hash, \
+                     reserved_for FROM seats \
                      WHERE game_id IN ({list}) ORDER BY game_id, seat"
                 );
                 let mut query = sqlx::query_as::<_, ListedSeat>(&sql);
@@ -486,6 +543,16 @@ macro_rules! impl_sql_store {
                 .map_err(StoreError::from_sqlx)
             }
 
+            async fn rotate_player_key(&self, old_hash: &[u8], new_hash: &[u8]) -> StoreResult<bool> {
+                let rotated = sqlx::query("UPDATE players SET key_hash = $1 WHERE key_hash = $2")
+                    .bind(new_hash)
+                    .bind(old_hash)
+                    .execute(self.writer())
+                    .await
+                    .map_err(StoreError::from_sqlx)?;
+                Ok(rotated.rows_affected() == 1)
+            }
+
             async fn registered_player(&self, canonical: &str) -> StoreResult<Option<PlayerRecord>> {
                 sqlx::query_as(
                     "SELECT canonical, name, key_hash, created_at FROM players WHERE canonical = $1",
@@ -562,6 +629,24 @@ macro_rules! impl_sql_store {
                 .await
                 .map_err(StoreError::from_sqlx)?;
                 Ok(count > 0)
+            }
+
+            async fn remove_waiting_games(&self, before: chrono::DateTime<chrono::Utc>) -> StoreResult<u64> {
+                $crate::store::sql::remove_in_batches!(
+                    self,
+                    "DELETE FROM games WHERE id IN (SELECT id FROM games \
+                     WHERE status = 'waiting' AND updated_at < $1 LIMIT $2)",
+                    before
+                )
+            }
+
+            async fn remove_idle_decks(&self, before: chrono::DateTime<chrono::Utc>) -> StoreResult<u64> {
+                $crate::store::sql::remove_in_batches!(
+                    self,
+                    "DELETE FROM poker_decks WHERE id IN (SELECT id FROM poker_decks \
+                     WHERE updated_at < $1 LIMIT $2)",
+                    before
+                )
             }
         }
     };

@@ -30,4 +30,6 @@ pub use lacks::Lacks;
 pub use options::Rules;
 pub use recent::{RecentPlay, RecentPlays, TableSeen};
 pub use turn::{UnoGame, UnoOptions, OUT_OF_CARDS};
-pub use view::{CardFace, HandCard, HandCount, JumpWindowView, Message, ShoutSeen, UnoView};
+pub use view::{
+    CardFace, DeckOrigin, HandCard, HandCount, JumpWindowView, Message, ShoutSeen, UnoView,
+};

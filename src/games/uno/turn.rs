@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::ai::{self, Level, Limits};
-use super::{Card, DeckSource, Outcome, Rules, Uno, UnoAction, UnoError, UnoEvent, UnoView};
+use super::{
+    Card, DeckOrigin, DeckSource, Outcome, Rules, Uno, UnoAction, UnoError, UnoEvent, UnoView,
+};
 use crate::games::{
     AiAnalysis, AiBudget, AiCandidate, AiChoice, AiLevel, EndReason, GameResult, PlayerSpec,
     RuleError, Seat, SeatKind, TurnGame,
@@ -43,6 +45,13 @@ pub struct UnoOptions {
     pub auto_ai: Option<bool>,
     /// `false`: wait for `POST …/start` even when every seat is taken (default true).
     pub start: Option<bool>,
+    /// How many seats one name may take with `join` (1 to 10, default 1).
+    #[schema(minimum = 1, maximum = 10)]
+    pub seats_per_name: Option<usize>,
+    /// A test table: `seed` or `deck` may fix the deal even with open seats, provided every open
+    /// seat is by invitation (`{"open": "invite"}`) or reserved; the state's `deck` shows the
+    /// invited guests that the deal is fixed (default false).
+    pub test: Option<bool>,
 }
 
 /// An UNO table as the server stores it. The engine state holds every hand and the deck order;
@@ -60,6 +69,16 @@ pub struct UnoGame {
     /// Seats that have made a move of their own (a play, draw, pass or jump-in).
     #[serde(default)]
     moved: Vec<bool>,
+    /// Where the deck order came from (public). Games stored before it say `random`.
+    #[serde(default)]
+    deck: DeckOrigin,
+    /// How many seats one name may take with `join`.
+    #[serde(default = "one")]
+    seats_per_name: usize,
+}
+
+fn one() -> usize {
+    1
 }
 
 /// The seats `seats` shows as `easy` bots.
@@ -192,6 +211,24 @@ impl TurnGame for UnoGame {
         &options.players
     }
 
+    fn fixed_deal(options: &UnoOptions) -> Option<&'static str> {
+        if options.deck.is_some() {
+            Some("deck")
+        } else if options.seed.is_some() {
+            Some("seed")
+        } else {
+            None
+        }
+    }
+
+    fn test_table(options: &UnoOptions) -> bool {
+        options.test == Some(true)
+    }
+
+    fn seats_per_name(&self) -> usize {
+        self.seats_per_name
+    }
+
     fn waits_for_start(&self) -> bool {
         self.start_by_hand && !self.table.is_started()
     }
@@ -210,6 +247,17 @@ impl TurnGame for UnoGame {
             (Some(deck), None) => DeckSource::Cards(deck.clone()),
             (None, given) => DeckSource::Seed(given.unwrap_or(seed)),
         };
+        let seats_per_name = options.seats_per_name.unwrap_or(1);
+        if !(1..=10).contains(&seats_per_name) {
+            return Err(RuleError::InvalidOptions(format!(
+                "seats_per_name is 1 to 10, not {seats_per_name}"
+            )));
+        }
+        let deck = match (&options.deck, options.seed) {
+            (Some(_), _) => DeckOrigin::Fixed,
+            (None, Some(_)) => DeckOrigin::Seeded,
+            (None, None) => DeckOrigin::Random,
+        };
         let table = Uno::new_room(seats.len(), options.rules, source).map_err(engine_error)?;
         Ok(UnoGame {
             table,
@@ -217,6 +265,8 @@ impl TurnGame for UnoGame {
             start_by_hand: options.start == Some(false),
             easy_seats: easy_seats(seats),
             moved: vec![false; seats.len()],
+            deck,
+            seats_per_name,
         })
     }
 
@@ -285,10 +335,12 @@ impl TurnGame for UnoGame {
     }
 
     fn view(&self, seat: Option<Seat>) -> UnoView {
-        match seat {
+        let mut view = match seat {
             Some(seat) => self.table.seat_view(seat),
             None => self.table.public_view(),
-        }
+        };
+        view.deck = self.deck;
+        view
     }
 
     fn choose_move(

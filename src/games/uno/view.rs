@@ -1,7 +1,7 @@
 //! What a client may see: the public table (seed 002's room info) and one seat's private part.
 //! Nothing else about the state leaves the server; the tests serialize every view and check it.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::action::UnoEvent;
@@ -61,6 +61,18 @@ pub struct Message {
     pub text: String,
 }
 
+/// Where the deck order came from: `random` (the server shuffled it; nobody knows it),
+/// `seeded` (shuffled from the creator's `seed`) or `fixed` (the creator's `deck`). With `seeded`
+/// or `fixed` the creator knows every hand; such a game never had a seat open to others.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DeckOrigin {
+    #[default]
+    Random,
+    Seeded,
+    Fixed,
+}
+
 /// The `state` of an UNO game as a spectator (`seat: None`) or one seat sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 pub struct UnoView {
@@ -73,6 +85,8 @@ pub struct UnoView {
     pub color: Option<Color>,
     pub direction: Direction,
     pub deck_count: usize,
+    /// Where the deck order came from: `random`, `seeded` or `fixed`.
+    pub deck: DeckOrigin,
     /// Cards on the discard pile, its top card included.
     pub discard_count: usize,
     /// The last ≤ 5 cards played, oldest first, as codes.
@@ -134,6 +148,7 @@ impl Uno {
             color: self.current_color(),
             direction: self.direction(),
             deck_count: self.deck_count(),
+            deck: DeckOrigin::Random,
             discard_count: discard.len(),
             recent: recent.iter().map(|p| p.card).collect(),
             recent_cards: recent.iter().map(face).collect(),

@@ -19,7 +19,9 @@ use crate::games::registry::{visit_turn_games, TurnGameVisitor};
 use crate::games::{AiAnalysis, GameResult, TurnGame};
 use crate::http::problems::{problem_refs, ProblemSet};
 use crate::service::resource::SeatView;
-use crate::service::turns::{AiMoveRequest, JoinRequest, LogItem, MessageRequest, SeatToken};
+use crate::service::turns::{
+    AiMoveRequest, JoinRequest, LogItem, MessageRequest, SeatInvite, SeatToken,
+};
 
 /// Adds every registered game's tag, paths and schemas to `doc`.
 pub fn add_turn_games(doc: &mut OpenApi) {
@@ -156,10 +158,13 @@ fn created_schema(names: &Names) -> RefOr<Schema> {
         .item(
             object()
                 .property("tokens", array_of(reference_to::<SeatToken>()))
-                .required("tokens"),
+                .required("tokens")
+                .property("invites", array_of(reference_to::<SeatInvite>()))
+                .required("invites"),
         )
         .description(Some(
-            "The new game and each human seat's token, shown only now",
+            "The new game, each human seat's token and each seat reserved by invitation's code, \
+             shown only now",
         ))
         .into()
 }
@@ -315,6 +320,7 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
     register::<AiAnalysis>(components);
     register::<SeatView>(components);
     register::<SeatToken>(components);
+    register::<SeatInvite>(components);
     register::<AiMoveRequest>(components);
     register::<JoinRequest>(components);
     register::<LogItem>(components);
@@ -476,7 +482,7 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
         op(
             "join",
             "Join an open seat",
-            "Takes the first open seat. The answer holds the seat's token, shown only now. 409 when no seat is open; of two players racing for the last seat one wins, the other gets 409. The game starts when its last seat fills (unless created with `\"start\": false`). A guest gives `{\"name\"}` (a registered name is refused, 403); a registered player sends their key (`Authorization: Bearer <key>`) and may leave the body empty.",
+            "Takes an open seat: the one the body's `invite` code names (a wrong code: 403), else one reserved for the key's registered player, else the first seat open to anyone (403 when every open seat left is reserved for somebody else). A name holds at most one seat of a game unless the creator allowed more (UNO's `seats_per_name`): 409 beyond. The answer holds the seat's token, shown only now. 409 when no seat is open; of two players racing for the last seat one wins, the other gets 409. The game starts when its last seat fills (unless created with `\"start\": false`). A guest gives `{\"name\"}` (a registered name is refused, 403); a registered player sends their key (`Authorization: Bearer <key>`) and may leave the body empty.",
             Auth::OptionalPlayerKey,
         )
         .build(

@@ -10,29 +10,34 @@
 //! costs neither sending nor decoding the stored state.
 
 use std::any::Any;
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Utc};
+use lru::LruCache;
 use uuid::Uuid;
 
-use crate::games::TurnGame;
+use crate::games::{GameStatus, TurnGame};
 use crate::store::{GameRow, HeldVersion};
 
-/// How many games the cache holds; the least recently used one goes first. A long 19×19 Go game
-/// is a few tens of KiB in memory.
-pub const CACHED_GAMES: usize = 512;
+/// How many bytes of stored state the cache holds by default (`--game-cache-mb`).
+pub const CACHE_BYTES: usize = 64 * 1024 * 1024;
 
+/// What an entry weighs besides its state text: the entry, the map's slot, a small game's own
+/// fields. Keeps a budget from holding an unbounded number of tiny games.
+const ENTRY_OVERHEAD: usize = 512;
+
+/// Games as the last request left them, least recently used out first once the entries weigh more
+/// than the budget. An entry weighs the length of its stored state text (plus the text this server
+/// wrote, when it keeps one, and [`ENTRY_OVERHEAD`]): the rules state in memory grows with it.
 pub struct LoadedGames {
-    capacity: usize,
+    budget: usize,
     inner: Mutex<Entries>,
 }
 
-#[derive(Default)]
 struct Entries {
-    by_id: HashMap<Uuid, Entry>,
-    /// A counter that orders uses, for eviction.
-    clock: u64,
+    by_id: LruCache<Uuid, Entry>,
+    /// What the entries weigh together.
+    bytes: usize,
 }
 
 /// A game as the cache holds it: the stored version it is, and the game.
@@ -58,30 +63,34 @@ struct Entry {
     updated_at: DateTime<Utc>,
     game: Arc<dyn Any + Send + Sync>,
     written: Option<Arc<str>>,
-    used: u64,
+    /// The length of the stored state text it was put with.
+    state_bytes: usize,
+    /// What it counts for against the budget.
+    weight: usize,
 }
 
 impl Default for LoadedGames {
     fn default() -> Self {
-        LoadedGames::with_capacity(CACHED_GAMES)
+        LoadedGames::with_budget(CACHE_BYTES)
     }
 }
 
 impl LoadedGames {
-    pub fn with_capacity(capacity: usize) -> Self {
+    /// A cache holding at most `budget` bytes (0: holds nothing).
+    pub fn with_budget(budget: usize) -> Self {
         LoadedGames {
-            capacity,
-            inner: Mutex::new(Entries::default()),
+            budget,
+            inner: Mutex::new(Entries {
+                by_id: LruCache::unbounded(),
+                bytes: 0,
+            }),
         }
     }
 
     /// The game this server holds for `id`, and the stored version it is.
     pub fn held(&self, id: Uuid) -> Option<HeldGame> {
         let mut entries = self.lock();
-        entries.clock += 1;
-        let now = entries.clock;
-        let entry = entries.by_id.get_mut(&id)?;
-        entry.used = now;
+        let entry = entries.by_id.get(&id)?;
         Some(HeldGame {
             version: HeldVersion {
                 version: entry.version,
@@ -92,34 +101,46 @@ impl LoadedGames {
         })
     }
 
-    /// Remembers `game` as the state stored in `row`, and the text this server wrote for it, if
-    /// any. The cache shares the game with the request that saved it: nothing is copied.
-    pub fn put<G: TurnGame>(&self, row: &GameRow, game: &Arc<G>, written: Option<Arc<str>>) {
-        if self.capacity == 0 {
+    /// Remembers `game` as the state stored in `row`, whose state text is `state_bytes` long, and
+    /// the text this server wrote for it, if any. The cache shares the game with the request that
+    /// saved it: nothing is copied. A finished or aborted game is not held (it is rarely read
+    /// again; a read parses it), nor one heavier than the whole budget; either drops what the
+    /// cache held for that id.
+    pub fn put<G: TurnGame>(
+        &self,
+        row: &GameRow,
+        game: &Arc<G>,
+        written: Option<Arc<str>>,
+        state_bytes: usize,
+    ) {
+        let weight = state_bytes
+            .saturating_add(written.as_deref().map_or(0, str::len))
+            .saturating_add(ENTRY_OVERHEAD);
+        let over = matches!(row.status, GameStatus::Finished | GameStatus::Aborted);
+        let mut entries = self.lock();
+        if let Some(old) = entries.by_id.pop(&row.id) {
+            entries.bytes -= old.weight;
+        }
+        if over || weight > self.budget {
             return;
         }
-        let game: Arc<dyn Any + Send + Sync> = Arc::clone(game) as _;
-        let mut entries = self.lock();
-        entries.clock += 1;
-        let used = entries.clock;
-        if entries.by_id.len() >= self.capacity && !entries.by_id.contains_key(&row.id) {
-            let oldest = entries
-                .by_id
-                .iter()
-                .min_by_key(|(_, entry)| entry.used)
-                .map(|(id, _)| *id);
-            if let Some(oldest) = oldest {
-                entries.by_id.remove(&oldest);
+        while entries.bytes + weight > self.budget {
+            match entries.by_id.pop_lru() {
+                Some((_, oldest)) => entries.bytes -= oldest.weight,
+                None => break,
             }
         }
-        entries.by_id.insert(
+        let game: Arc<dyn Any + Send + Sync> = Arc::clone(game) as _;
+        entries.bytes += weight;
+        entries.by_id.put(
             row.id,
             Entry {
                 version: row.version,
                 updated_at: row.updated_at,
                 game,
                 written,
-                used,
+                state_bytes,
+                weight,
             },
         );
     }
@@ -127,21 +148,25 @@ impl LoadedGames {
     /// Lets go of `game` for `id`: a request is about to change it. The cache then no longer
     /// shares it, so the change needs no copy (unless a read of the same game holds it still),
     /// and the request puts the game back when it is saved, or unchanged when the change fails.
-    /// Nothing is dropped if the cache holds another game for `id` by now.
-    pub fn release<G: TurnGame>(&self, id: Uuid, game: &Arc<G>) {
+    /// Nothing is dropped if the cache holds another game for `id` by now. Answers the length of
+    /// the stored state text the released entry was put with, for putting it back.
+    pub fn release<G: TurnGame>(&self, id: Uuid, game: &Arc<G>) -> Option<usize> {
         let mut entries = self.lock();
         let held = entries
             .by_id
-            .get(&id)
+            .peek(&id)
             .is_some_and(|entry| std::ptr::addr_eq(Arc::as_ptr(&entry.game), Arc::as_ptr(game)));
-        if held {
-            entries.by_id.remove(&id);
+        if !held {
+            return None;
         }
+        let entry = entries.by_id.pop(&id)?;
+        entries.bytes -= entry.weight;
+        Some(entry.state_bytes)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Entries> {
-        // A panic while the lock was held leaves nothing half-written (every change is one insert
-        // or remove), so a poisoned lock is still usable.
+        // A panic while the lock was held leaves nothing half-written (the weight is adjusted
+        // right after each insert or removal, which do not panic), so a poisoned lock is usable.
         self.inner
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -150,6 +175,11 @@ impl LoadedGames {
     #[cfg(test)]
     fn len(&self) -> usize {
         self.lock().by_id.len()
+    }
+
+    #[cfg(test)]
+    fn bytes(&self) -> usize {
+        self.lock().bytes
     }
 }
 
@@ -189,9 +219,9 @@ mod tests {
 
     #[test]
     fn a_game_is_held_as_the_version_it_was_put_with() {
-        let cache = LoadedGames::with_capacity(4);
+        let cache = LoadedGames::with_budget(1 << 20);
         let stored = row(1, 3);
-        cache.put(&stored, &Arc::new(game()), None);
+        cache.put(&stored, &Arc::new(game()), None, 100);
         let held = cache.held(stored.id).expect("held");
         assert_eq!(
             held.version,
@@ -202,7 +232,7 @@ mod tests {
         );
         assert!(held.game::<GomokuGame>().is_some());
         assert!(cache.held(Uuid::from_u128(2)).is_none(), "another game");
-        cache.put(&row(1, 4), &Arc::new(game()), None);
+        cache.put(&row(1, 4), &Arc::new(game()), None, 100);
         assert_eq!(
             held_version(&cache, 1),
             Some(4),
@@ -212,8 +242,8 @@ mod tests {
 
     #[test]
     fn a_released_game_is_no_longer_shared_so_a_change_copies_nothing() {
-        let cache = LoadedGames::with_capacity(4);
-        cache.put(&row(1, 0), &Arc::new(game()), None);
+        let cache = LoadedGames::with_budget(1 << 20);
+        cache.put(&row(1, 0), &Arc::new(game()), None, 100);
         let mut held = cache
             .held(Uuid::from_u128(1))
             .unwrap()
@@ -233,16 +263,95 @@ mod tests {
         assert_eq!(Arc::as_ptr(&held), before, "changed in place, not copied");
     }
 
+    /// What an entry put with `state_bytes` and nothing written weighs.
+    fn weight(state_bytes: usize) -> usize {
+        state_bytes + ENTRY_OVERHEAD
+    }
+
     #[test]
     fn a_full_cache_drops_the_least_recently_used_game() {
-        let cache = LoadedGames::with_capacity(2);
-        cache.put(&row(1, 0), &Arc::new(game()), None);
-        cache.put(&row(2, 0), &Arc::new(game()), None);
+        let cache = LoadedGames::with_budget(2 * weight(1000));
+        cache.put(&row(1, 0), &Arc::new(game()), None, 1000);
+        cache.put(&row(2, 0), &Arc::new(game()), None, 1000);
         assert!(held_version(&cache, 1).is_some());
-        cache.put(&row(3, 0), &Arc::new(game()), None);
+        cache.put(&row(3, 0), &Arc::new(game()), None, 1000);
         assert_eq!(cache.len(), 2);
         assert!(held_version(&cache, 1).is_some());
         assert!(held_version(&cache, 2).is_none(), "used least recently");
         assert!(held_version(&cache, 3).is_some());
+    }
+
+    #[test]
+    fn the_byte_budget_evicts_as_many_games_as_a_heavy_one_needs() {
+        let cache = LoadedGames::with_budget(4 * weight(1000));
+        for id in 1..=4 {
+            cache.put(&row(id, 0), &Arc::new(game()), None, 1000);
+        }
+        assert_eq!(cache.len(), 4);
+        assert_eq!(cache.bytes(), 4 * weight(1000));
+        held_version(&cache, 1);
+        // Weighs as much as three small ones: the three least recently used go.
+        cache.put(
+            &row(5, 0),
+            &Arc::new(game()),
+            None,
+            3 * weight(1000) - ENTRY_OVERHEAD,
+        );
+        assert_eq!(cache.len(), 2);
+        assert!(held_version(&cache, 1).is_some(), "used recently");
+        assert!(held_version(&cache, 5).is_some());
+        for id in 2..=4 {
+            assert!(held_version(&cache, id).is_none(), "game {id}");
+        }
+        assert!(cache.bytes() <= 4 * weight(1000));
+        // Text kept as written counts too: 1 and 5 no longer fit together.
+        let written: Arc<str> = "x".repeat(1000).into();
+        cache.put(&row(1, 1), &Arc::new(game()), Some(written), 1000);
+        assert_eq!(cache.bytes(), weight(1000) + 1000);
+        assert!(held_version(&cache, 5).is_none(), "no room left for it");
+    }
+
+    #[test]
+    fn a_game_heavier_than_the_budget_is_not_held() {
+        let cache = LoadedGames::with_budget(weight(1000));
+        cache.put(&row(1, 0), &Arc::new(game()), None, 1000);
+        cache.put(&row(1, 1), &Arc::new(game()), None, 1001);
+        assert_eq!(held_version(&cache, 1), None, "nor its older version");
+        assert_eq!((cache.len(), cache.bytes()), (0, 0));
+        let off = LoadedGames::with_budget(0);
+        off.put(&row(1, 0), &Arc::new(game()), None, 0);
+        assert_eq!(off.len(), 0);
+    }
+
+    #[test]
+    fn finished_and_aborted_games_are_not_held() {
+        let cache = LoadedGames::with_budget(1 << 20);
+        for (id, status) in [(1, GameStatus::Finished), (2, GameStatus::Aborted)] {
+            cache.put(&row(id, 0), &Arc::new(game()), None, 100);
+            assert_eq!(held_version(&cache, id), Some(0));
+            let mut over = row(id, 1);
+            over.status = status;
+            cache.put(&over, &Arc::new(game()), None, 100);
+            assert_eq!(
+                held_version(&cache, id),
+                None,
+                "{status:?}: the active version goes too"
+            );
+        }
+        assert_eq!((cache.len(), cache.bytes()), (0, 0));
+        let mut waiting = row(3, 0);
+        waiting.status = GameStatus::Waiting;
+        cache.put(&waiting, &Arc::new(game()), None, 100);
+        assert_eq!(held_version(&cache, 3), Some(0), "a waiting game is held");
+    }
+
+    #[test]
+    fn a_released_game_gives_back_its_weight() {
+        let cache = LoadedGames::with_budget(1 << 20);
+        let held = Arc::new(game());
+        cache.put(&row(1, 0), &held, None, 700);
+        assert_eq!(cache.release(Uuid::from_u128(1), &Arc::new(game())), None);
+        assert_eq!(cache.release(Uuid::from_u128(1), &held), Some(700));
+        assert_eq!((cache.len(), cache.bytes()), (0, 0));
     }
 }

@@ -51,12 +51,24 @@ pub struct SeatToken {
     pub token: String,
 }
 
+/// The code that takes an open seat reserved by invitation (`{"open": "invite"}`), returned
+/// once to the creator, who passes it on; the server keeps only its SHA-256 hash.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatInvite {
+    pub seat: usize,
+    /// `join` takes this seat with `{"name": …, "invite": "<code>"}`.
+    #[schema(example = "9b2e…64 hex characters")]
+    pub code: String,
+}
+
 /// A new game, the tokens of its human seats, and what AI seats did before a human had to act.
 #[derive(Debug, Serialize)]
 pub struct CreatedGame<G: TurnGame> {
     #[serde(flatten)]
     pub game: GameResource<G::View>,
     pub tokens: Vec<SeatToken>,
+    /// One code per seat reserved by invitation, shown only now (empty when none is).
+    pub invites: Vec<SeatInvite>,
     pub events: Vec<G::Event>,
 }
 
@@ -101,21 +113,31 @@ impl<G: TurnGame> Loaded<G> {
     /// Runs `rules`, a change of the game. The cache of loaded games lets go of the game first,
     /// so it is changed in place: a copy is made only while a read of the same game still holds
     /// it. A change that fails leaves the game as it was (every game's tests check that a refused
-    /// action changes nothing), so the game goes back to the cache at its version. A change whose
-    /// save fails is not put back: the next request reads the stored game.
+    /// action changes nothing), so the game goes back to the cache at its version (when the cache
+    /// held it, or the row in hand has its state to weigh). A change whose save fails is not put
+    /// back: the next request reads the stored game.
     fn change<T>(
         &mut self,
         svc: &Services,
         rules: impl FnOnce(&mut G) -> Result<T, RuleError>,
     ) -> Result<T, RuleError> {
-        svc.loaded.release(self.record.row.id, &self.game);
+        let held = svc.loaded.release(self.record.row.id, &self.game);
         let changed = rules(Arc::make_mut(&mut self.game));
         if changed.is_err() {
-            svc.loaded
-                .put(&self.record.row, &self.game, self.written.clone());
+            let bytes = held.or_else(|| state_bytes(&self.record.row));
+            if let Some(bytes) = bytes {
+                svc.loaded
+                    .put(&self.record.row, &self.game, self.written.clone(), bytes);
+            }
         }
         changed
     }
+}
+
+/// The length of the state text `row` carries, the weight of its game in the cache; `None` when the
+/// store left the state out.
+fn state_bytes(row: &GameRow) -> Option<usize> {
+    row.state.as_ref().map(|state| state.0.get().len())
 }
 
 async fn load<G: TurnGame>(svc: &Services, id: Uuid) -> ServiceResult<Loaded<G>> {
@@ -146,7 +168,8 @@ fn game_of<G: TurnGame>(svc: &Services, fetched: &Fetched) -> ServiceResult<Arc<
     match &record.row.state {
         Some(state) => {
             let game = Arc::new(parse_state(record.row.id, state.0.get())?);
-            svc.loaded.put(&record.row, &game, None);
+            svc.loaded
+                .put(&record.row, &game, None, state.0.get().len());
             Ok(game)
         }
         None => fetched
@@ -338,8 +361,9 @@ async fn save<G: TurnGame>(
     };
     svc.store.commit(&commit).await?;
     let written = written::<G>(svc, &commit.state);
+    let bytes = commit.state.get().len();
     row.state = Some(Json(commit.state));
-    svc.loaded.put(&row, &loaded.game, written.clone());
+    svc.loaded.put(&row, &loaded.game, written.clone(), bytes);
     loaded.record = GameRecord { row, seats };
     loaded.written = written;
     Ok(())
@@ -542,6 +566,8 @@ mod tests {
             level: None,
             token_hash: None,
             player: None,
+            invite_hash: None,
+            reserved_for: None,
         }
     }
 

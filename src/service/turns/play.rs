@@ -13,12 +13,12 @@ use uuid::Uuid;
 use super::{
     ai_seed, check_if_match, ensure_active, game_of, is_rated, layout, load, load_as_seat,
     load_record, missing_token, rendered, save, seat_kinds, seat_of, state_json, written, Change,
-    CreatedGame, Loaded, Outcome, SeatToken, DEFAULT_AI_TIME_MS, MAX_AI_TIME_MS,
+    CreatedGame, Loaded, Outcome, SeatInvite, SeatToken, DEFAULT_AI_TIME_MS, MAX_AI_TIME_MS,
 };
 use crate::games::{AiBudget, AiLevel, Seat, SeatKind, SeatKindWord, TurnGame};
 use crate::service::players;
 use crate::service::resource::{render, status_of, turn_of, GameResource};
-use crate::service::seats::{PlayerName, SeatPlan};
+use crate::service::seats::{PlayerName, Reservation, SeatPlan};
 use crate::service::tokens::{self, TokenHash};
 use crate::service::{ServiceError, ServiceResult, Services};
 use crate::store::{GameRow, NewGame, PlayerRecord, SeatRow};
@@ -74,14 +74,38 @@ pub async fn create<G: TurnGame>(
         .collect::<Result<Vec<_>, _>>()?;
     let holders = claimed_seats(svc, &plans, claimant).await?;
     let kinds: Vec<SeatKind> = plans.iter().map(|p| p.kind).collect();
+    // A fixed deal with a seat open to others lets the creator know that seat's cards: only a
+    // test table may, and only with seats whose guests are invited (and see `deck`).
+    let open_to_anyone = |p: &SeatPlan| p.kind == SeatKind::Open && p.reserved.is_none();
+    let refused = match G::test_table(&options) {
+        true => plans.iter().position(open_to_anyone),
+        false => kinds.iter().position(|k| *k == SeatKind::Open),
+    };
+    if let (Some(option), Some(open)) = (G::fixed_deal(&options), refused) {
+        return Err(ServiceError::Invalid(format!(
+            "`{option}` fixes the deal in advance, so whoever created the game would know the \
+             cards of whoever joins seat {open}: a game with `{option}` has no open seat (name \
+             every human seat, as in a hot-seat game, or seat AIs), unless it is a test table \
+             (`\"test\": true`) whose open seats are by invitation"
+        )));
+    }
+    let reserved_for = reserved_players(svc, &plans).await?;
     let mut game = G::new(&options, &kinds, rand::random())?;
     if !kinds.contains(&SeatKind::Open) && !game.waits_for_start() {
         game.start(&kinds)?;
     }
 
     let mut tokens = Vec::new();
+    let mut invites = Vec::new();
     let mut seat_rows = Vec::new();
     for (seat, plan) in plans.iter().enumerate() {
+        let invite_hash = if plan.reserved == Some(Reservation::Invite) {
+            let (code, hash) = tokens::issue();
+            invites.push(SeatInvite { seat, code });
+            Some(hash.0.to_vec())
+        } else {
+            None
+        };
         let token_hash = if plan.kind == SeatKind::Human {
             let (token, hash) = tokens::issue();
             tokens.push(SeatToken { seat, token });
@@ -103,6 +127,8 @@ pub async fn create<G: TurnGame>(
                 _ => None,
             },
             token_hash,
+            invite_hash,
+            reserved_for: reserved_for.get(&seat).cloned(),
         });
     }
     let scored_players = if G::SCORED {
@@ -141,9 +167,10 @@ pub async fn create<G: TurnGame>(
     };
     svc.store.create_game(&new_game).await?;
     let written = written::<G>(svc, &new_game.state);
+    let bytes = new_game.state.get().len();
     row.state = Some(Json(new_game.state));
     let game = Arc::new(game);
-    svc.loaded.put(&row, &game, written.clone());
+    svc.loaded.put(&row, &game, written.clone(), bytes);
     // AI seats to act first (UNO with `auto_ai`) play before the creator gets the game.
     let mut loaded = Loaded {
         record: crate::store::GameRecord {
@@ -163,8 +190,36 @@ pub async fn create<G: TurnGame>(
     Ok(CreatedGame {
         game: rendered(&loaded, viewer)?,
         tokens,
+        invites,
         events,
     })
+}
+
+/// The registered players open seats are reserved for (`{"open": {"for": …}}`), by seat: their
+/// canonical names. A name nobody registered is refused (422): no key could ever take the seat.
+async fn reserved_players(
+    svc: &Services,
+    plans: &[SeatPlan],
+) -> ServiceResult<HashMap<Seat, String>> {
+    let mut reserved = HashMap::new();
+    for (seat, plan) in plans.iter().enumerate() {
+        let Some(Reservation::Player(name)) = &plan.reserved else {
+            continue;
+        };
+        match players::registered(svc, name).await? {
+            Some(player) => {
+                reserved.insert(seat, player.canonical);
+            }
+            None => {
+                return Err(ServiceError::Invalid(format!(
+                    "seat {seat} is reserved for {:?}, but no player registered that name: \
+                     a seat reserved for a player waits for that player's key",
+                    name.as_str()
+                )))
+            }
+        }
+    }
+    Ok(reserved)
 }
 
 /// The seats a create request may fill with registered players: seat 0 for the key's player,

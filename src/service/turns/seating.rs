@@ -27,6 +27,10 @@ pub struct JoinRequest {
     /// be the key's name).
     #[schema(schema_with = crate::games::player_schema::optional_player_name)]
     pub name: Option<String>,
+    /// The invitation code of a seat reserved by invitation (the create answer's `invites`):
+    /// join then takes that seat. Needed for such a seat; a wrong code is refused (403).
+    #[schema(example = "9b2e…64 hex characters")]
+    pub invite: Option<String>,
 }
 
 /// The seat a player took, its token (shown only now) and the game as that seat sees it.
@@ -50,31 +54,33 @@ pub async fn join<G: TurnGame>(
     claimant: Option<&TokenHash>,
 ) -> ServiceResult<Joined<G>> {
     let asked = request.name.as_deref().map(PlayerName::parse).transpose()?;
+    let key_player = match claimant {
+        Some(key) => Some(players::by_key(svc, key).await?),
+        None => None,
+    };
     let mut loaded = load::<G>(svc, id).await?;
     check_if_match("game", loaded.record.row.version, if_match)?;
     if loaded.game.result().is_some() {
         return Err(ServiceError::GameOver);
     }
-    let Some(open) = loaded
-        .record
-        .seats
-        .iter()
-        .find(|s| s.kind == SeatKindWord::Open)
-    else {
-        return Err(ServiceError::Conflict(
-            "every seat of this game is taken".into(),
-        ));
-    };
-    let seat = open.seat as Seat;
-    let (name, player) = joining_player(svc, &loaded.record.seats, seat, asked, claimant).await?;
+    let seat = open_seat_for(
+        &loaded.record.seats,
+        request.invite.as_deref(),
+        key_player.as_ref().map(|p| p.canonical.as_str()),
+    )?;
+    let limit = loaded.game.seats_per_name();
+    let (name, player) =
+        joining_player(svc, &loaded.record.seats, seat, asked, key_player, limit).await?;
     let (token, hash) = tokens::issue();
     let taken = SeatRow {
-        seat: open.seat,
+        seat: seat as i32,
         name: Some(name.clone()),
         kind: SeatKindWord::Human,
         level: None,
         token_hash: Some(hash.0.to_vec()),
         player,
+        invite_hash: None,
+        reserved_for: None,
     };
     let mut kinds = seat_kinds(&loaded.record)?;
     kinds[seat] = SeatKind::Human;
@@ -101,45 +107,107 @@ pub async fn join<G: TurnGame>(
     })
 }
 
-/// Who takes the seat: the key's registered player (the name, if given, must be theirs; one seat
-/// per player in a game), or a guest whose name nobody registered.
+/// The open seat a join takes: the one an invitation code names (a code that names none is
+/// refused, 403), else one reserved for the key's registered player, else the first seat open to
+/// anyone. Seats reserved for others are never taken: 403 when only such seats are left, 409 when
+/// no seat is open at all.
+fn open_seat_for(
+    seats: &[SeatRow],
+    invite: Option<&str>,
+    player: Option<&str>,
+) -> ServiceResult<Seat> {
+    let open = || seats.iter().filter(|s| s.kind == SeatKindWord::Open);
+    if let Some(code) = invite {
+        let hash = TokenHash::of(code);
+        return open()
+            .find(|s| s.invite_hash.as_deref().is_some_and(|h| hash.matches(h)))
+            .map(|s| s.seat as Seat)
+            .ok_or_else(|| {
+                ServiceError::Forbidden(
+                    "this invitation code names no open seat of this game (a wrong code, or \
+                     its seat is taken)"
+                        .into(),
+                )
+            });
+    }
+    if let Some(canonical) = player {
+        if let Some(mine) = open().find(|s| s.reserved_for.as_deref() == Some(canonical)) {
+            return Ok(mine.seat as Seat);
+        }
+    }
+    if let Some(public) = open().find(|s| s.invite_hash.is_none() && s.reserved_for.is_none()) {
+        return Ok(public.seat as Seat);
+    }
+    match open().next() {
+        None => Err(ServiceError::Conflict(
+            "every seat of this game is taken".into(),
+        )),
+        Some(_) => Err(ServiceError::Forbidden(
+            "the open seats of this game are reserved: one by invitation is joined with its code \
+             (`{\"name\": …, \"invite\": \"<code>\"}`), one reserved for a registered player \
+             with that player's key"
+                .into(),
+        )),
+    }
+}
+
+/// Who takes the seat: the key's registered player (the name, if given, must be theirs), or a
+/// guest whose name nobody registered. A name holds at most `limit` seats of a game (the
+/// game's `seats_per_name`, 1 unless the creator allowed more): 409 beyond.
 async fn joining_player(
     svc: &Services,
     seats: &[SeatRow],
     seat: Seat,
     asked: Option<PlayerName>,
-    claimant: Option<&TokenHash>,
+    key_player: Option<crate::store::PlayerRecord>,
+    limit: usize,
 ) -> ServiceResult<(String, Option<String>)> {
-    let Some(key) = claimant else {
-        let name = asked.ok_or_else(|| {
-            ServiceError::Invalid(
-                "join needs {\"name\"}, or a player key (`Authorization: Bearer <player key>`)"
-                    .into(),
-            )
-        })?;
-        if players::registered(svc, &name).await?.is_some() {
-            return Err(super::play::registered_name(seat, &name));
+    let (name, player) = match key_player {
+        None => {
+            let name = asked.ok_or_else(|| {
+                ServiceError::Invalid(
+                    "join needs {\"name\"}, or a player key (`Authorization: Bearer <player key>`)"
+                        .into(),
+                )
+            })?;
+            if players::registered(svc, &name).await?.is_some() {
+                return Err(super::play::registered_name(seat, &name));
+            }
+            (name.as_str().to_owned(), None)
         }
-        return Ok((name.as_str().to_owned(), None));
+        Some(player) => {
+            if let Some(name) = asked.filter(|n| n.canonical() != player.canonical) {
+                return Err(ServiceError::Forbidden(format!(
+                    "this key is {:?}'s, not {:?}'s",
+                    player.name,
+                    name.as_str()
+                )));
+            }
+            (player.name, Some(player.canonical))
+        }
     };
-    let player = players::by_key(svc, key).await?;
-    if let Some(name) = asked.filter(|n| n.canonical() != player.canonical) {
-        return Err(ServiceError::Forbidden(format!(
-            "this key is {:?}'s, not {:?}'s",
-            player.name,
-            name.as_str()
-        )));
-    }
-    if let Some(held) = seats
+    let canonical = PlayerName::lookup(&name)?.canonical();
+    let held: Vec<i32> = seats
         .iter()
-        .find(|s| s.player.as_deref() == Some(&player.canonical))
-    {
+        .filter(|s| s.kind == SeatKindWord::Human)
+        .filter(|s| {
+            (player.is_some() && s.player == player)
+                || s.name
+                    .as_deref()
+                    .and_then(|n| PlayerName::lookup(n).ok())
+                    .is_some_and(|n| n.canonical() == canonical)
+        })
+        .map(|s| s.seat)
+        .collect();
+    if held.len() >= limit {
         return Err(ServiceError::Conflict(format!(
-            "{:?} already holds seat {} of this game",
-            player.name, held.seat
+            "{name:?} already holds seat {} of this game; a name holds at most {limit} seat{} of \
+             it (the creator's `seats_per_name`, where the game has it)",
+            held[0],
+            if limit == 1 { "" } else { "s" }
         )));
     }
-    Ok((player.name, Some(player.canonical)))
+    Ok((name, player))
 }
 
 /// Starts a waiting game whose seats are all taken (one created with `"start": false`).

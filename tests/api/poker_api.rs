@@ -1,6 +1,6 @@
 //! Poker over real HTTP: deal, compare, evaluate, and deck sessions on both databases.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

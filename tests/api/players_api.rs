@@ -2,7 +2,7 @@
 //! attempts, seat tokens that go only to who claimed the seat, Glicko-2 ratings moved once by
 //! rated games, take-backs by consent, and the leaderboard's sorting, filter and paging.
 
-mod common;
+use crate::common;
 
 use common::{Reply, TestApp};
 use parlor::rating::{after_game, Rating, Standing};
@@ -1257,7 +1257,43 @@ async fn rated_gomoku_between(
     (id, black_token, white_token)
 }
 
+/// A key is rotated with the current one, which stops working at once; the new one seats the
+/// player. The answers that carry a key are never cached.
+async fn keys_rotate_with_the_old_key(app: TestApp) {
+    let registered = app
+        .post("/v1/players", json!({"name": "rota"}))
+        .await
+        .expect(201);
+    assert_eq!(registered.header("cache-control"), Some("no-store"));
+    let old = registered.body["key"].as_str().unwrap().to_owned();
+    let other = register(&app, "someone").await;
+    post(&app, "/v1/players/rota/key", json!(null), None)
+        .await
+        .assert_problem(401, "unauthorized");
+    post(&app, "/v1/players/rota/key", json!(null), Some(&other))
+        .await
+        .assert_problem(403, "forbidden");
+    let rotated = post(&app, "/v1/players/ROTA/key", json!(null), Some(&old))
+        .await
+        .expect(200);
+    assert_eq!(rotated.header("cache-control"), Some("no-store"));
+    let fresh = rotated.body["key"].as_str().unwrap().to_owned();
+    assert_eq!(fresh.len(), 64);
+    assert_ne!(fresh, old);
+    post(&app, "/v1/players/rota/key", json!(null), Some(&old))
+        .await
+        .assert_problem(401, "unauthorized");
+    let body = json!({"players": [{"name": "rota"}, {"ai": "easy"}]});
+    post(&app, "/v1/gomoku/games", body.clone(), Some(&old))
+        .await
+        .assert_problem(401, "unauthorized");
+    post(&app, "/v1/gomoku/games", body, Some(&fresh))
+        .await
+        .expect(201);
+}
+
 on_both_stores!(
+    keys_rotate_with_the_old_key,
     registration_protects_a_name_and_its_look_alikes,
     names_refuse_invisible_characters_and_the_ai_name,
     forgery_attempts_are_refused,

@@ -2,7 +2,7 @@
 //! by two passes and the score route, resignation, SGF out and in, the AI and its analysis, the
 //! estimated count.
 
-mod common;
+use crate::common;
 
 use common::{Reply, TestApp};
 use reqwest::Method;

@@ -1,6 +1,6 @@
 //! Security properties seen from outside: no token in logs, seat isolation, nothing hidden leaks.
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 use std::process::{Command, Stdio};

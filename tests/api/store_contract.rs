@@ -1,6 +1,6 @@
 //! The GameStore contract, run unchanged against SQLite and PostgreSQL.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 
@@ -49,6 +49,8 @@ fn new_game(player: &str) -> NewGame {
                 level: None,
                 token_hash: Some(rand::random::<[u8; 32]>().to_vec()),
                 player: None,
+                invite_hash: None,
+                reserved_for: None,
             },
             SeatRow {
                 seat: 1,
@@ -57,6 +59,8 @@ fn new_game(player: &str) -> NewGame {
                 level: Some("hard".into()),
                 token_hash: None,
                 player: None,
+                invite_hash: None,
+                reserved_for: None,
             },
         ],
         scored_players: vec![ScoreHolder::guest(player)],
@@ -374,6 +378,8 @@ async fn players_and_ratings(store: &dyn GameStore, tag: &str) {
         level: None,
         token_hash: Some(rand::random::<[u8; 32]>().to_vec()),
         player: Some(ben.canonical.clone()),
+        invite_hash: None,
+        reserved_for: None,
     };
     store.create_game(&game).await.unwrap();
     for (version, winner) in [(0, 1.0), (1, 0.0)] {
@@ -777,4 +783,96 @@ async fn postgres_lists_every_filter_through_an_index() {
             assert!(plan.contains("games_by_game_status"), "{filter:?}:\n{plan}");
         }
     }
+}
+
+/// A game created `at`, in `status`.
+fn game_at(status: GameStatus, at: chrono::DateTime<Utc>) -> NewGame {
+    let mut game = new_game(&format!("sweep-{}", Uuid::now_v7().simple()));
+    game.status = status;
+    game.at = at;
+    game
+}
+
+fn deck_at(at: chrono::DateTime<Utc>) -> DeckRecord {
+    DeckRecord {
+        id: Uuid::now_v7(),
+        version: 0,
+        state: Json(json!({"cards": []})),
+        owner_token_hash: Some(rand::random::<[u8; 32]>().to_vec()),
+        created_at: at,
+        updated_at: at,
+    }
+}
+
+/// The sweep's removals: a waiting game or a deck unchanged since before the cut-off goes (with
+/// its seats), a newer one stays, and so does an old game that is not waiting; a second sweep
+/// finds nothing more.
+async fn sweeps(db: Db) {
+    let Some((store, _dir)) = store(db).await else {
+        return;
+    };
+    let cut_off = parlor::store::now() - chrono::Duration::hours(24);
+    let old = cut_off - chrono::Duration::hours(1);
+    let new = cut_off + chrono::Duration::hours(1);
+    let old_waiting = game_at(GameStatus::Waiting, old);
+    let new_waiting = game_at(GameStatus::Waiting, new);
+    let old_active = game_at(GameStatus::Active, old);
+    let old_finished = game_at(GameStatus::Finished, old);
+    // Created long ago, but a seat was taken since: changed after the cut-off.
+    let joined = game_at(GameStatus::Waiting, old);
+    for game in [
+        &old_waiting,
+        &new_waiting,
+        &old_active,
+        &old_finished,
+        &joined,
+    ] {
+        store.create_game(game).await.unwrap();
+    }
+    let mut join = change(&joined, 0, "join");
+    join.at = new;
+    store.commit(&join).await.unwrap();
+    let old_deck = deck_at(old);
+    let new_deck = deck_at(new);
+    store.create_deck(&old_deck).await.unwrap();
+    store.create_deck(&new_deck).await.unwrap();
+
+    assert_eq!(store.remove_waiting_games(cut_off).await.unwrap(), 1);
+    assert!(store
+        .load_game(old_waiting.id, None)
+        .await
+        .unwrap()
+        .is_none());
+    let seat_token = old_waiting.seats[0].token_hash.as_deref().unwrap();
+    assert!(
+        !store.token_known(seat_token).await.unwrap(),
+        "its seats went with it"
+    );
+    for kept in [&new_waiting, &old_active, &old_finished, &joined] {
+        assert!(
+            store.load_game(kept.id, None).await.unwrap().is_some(),
+            "{:?} game kept",
+            kept.status
+        );
+    }
+    assert_eq!(store.remove_idle_decks(cut_off).await.unwrap(), 1);
+    assert!(store.load_deck(old_deck.id).await.unwrap().is_none());
+    assert!(store.load_deck(new_deck.id).await.unwrap().is_some());
+
+    assert_eq!(
+        store.remove_waiting_games(cut_off).await.unwrap(),
+        0,
+        "idempotent"
+    );
+    assert_eq!(store.remove_idle_decks(cut_off).await.unwrap(), 0);
+}
+
+#[actix_web::test]
+async fn sqlite_sweeps_expired_waiting_games_and_idle_decks() {
+    sweeps(Db::Sqlite).await;
+}
+
+#[actix_web::test]
+async fn postgres_sweeps_expired_waiting_games_and_idle_decks() {
+    sweeps(Db::Postgres).await;
 }

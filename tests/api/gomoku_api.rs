@@ -1,7 +1,7 @@
 //! Gomoku over real HTTP, on SQLite and on PostgreSQL: whole games, AI levels, scores, undo,
 //! versions and listing.
 
-mod common;
+use crate::common;
 
 use common::TestApp;
 use reqwest::Method;

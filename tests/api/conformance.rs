@@ -2,8 +2,7 @@
 //! both databases, instantiated per game by `conformance!` with a small fixture (a create body
 //! and two opening moves). A game added to the registry adds one `conformance!` line here.
 
-#[path = "../common/mod.rs"]
-mod common;
+use crate::common;
 
 mod http_cache;
 
@@ -288,11 +287,22 @@ pub async fn routes_match_the_trait<G: TurnGame>(app: TestApp, fixture: Fixture)
         .any(|g| g["id"] == game.id.as_str()));
 }
 
+/// Drops the create options that fix the deal in advance (UNO's `seed` and `deck`), which a game
+/// with an open seat refuses.
+fn without_fixed_deal(body: &mut Value) {
+    if let Some(options) = body.as_object_mut() {
+        options.remove("seed");
+        options.remove("deck");
+    }
+}
+
 /// An open seat is joined through the generic road; the game starts when it fills; two racing
 /// joins for the last seat: one wins, one 409.
 pub async fn open_seats_join<G: TurnGame>(app: TestApp, fixture: Fixture) {
     let mut body = fixture.create.clone();
     body["players"][1] = json!({"open": true});
+    // A deal fixed in advance (UNO's `seed`, `deck`) is refused beside an open seat.
+    without_fixed_deal(&mut body);
     let game = create::<G>(
         &app,
         &Fixture {
@@ -331,6 +341,7 @@ pub async fn open_seats_join<G: TurnGame>(app: TestApp, fixture: Fixture) {
 pub async fn one_shape_everywhere<G: TurnGame>(app: TestApp, fixture: Fixture) {
     let mut waiting = fixture.create.clone();
     waiting["players"][1] = json!({"open": true});
+    without_fixed_deal(&mut waiting);
     let reply = app
         .post(&format!("/v1/{}/games", G::NAME), waiting)
         .await

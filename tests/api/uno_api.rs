@@ -2,7 +2,7 @@
 //! fixed deck, illegal plays, rooms, shouts, racing jump-ins, and hidden hands checked in every
 //! answer against the stored state.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 
@@ -217,7 +217,13 @@ fn assert_private(answer: &Value, viewer: Option<usize>, table: &UnoGame, public
     }
     let mut hands = 0;
     walk(answer, &mut |key, v| {
-        assert_ne!(key, "deck", "a deck in an answer: {text}");
+        // `deck` says only where the order came from, never what it is.
+        if key == "deck" {
+            assert!(
+                ["random", "seeded", "fixed"].contains(&v.as_str().unwrap_or_default()),
+                "a deck in an answer: {text}"
+            );
+        }
         assert_ne!(key, "seed", "a seed in an answer: {text}");
         if key == "hand" {
             hands += 1;
@@ -889,8 +895,189 @@ async fn start_lets_the_ais_act_first(app: TestApp) {
     );
 }
 
+/// A deal fixed in advance (`seed`, `deck`) would show the creator every joiner's hand: it is
+/// refused beside an open seat of any kind, allowed where the creator holds every human seat, and
+/// the state says where the deck came from.
+async fn a_fixed_deal_has_no_open_seat(app: TestApp) {
+    let cards = full_deck().iter().map(Card::to_string).collect::<Vec<_>>();
+    for open in [json!(true), json!("invite")] {
+        for fixed in [json!({"seed": 42}), json!({"deck": cards})] {
+            let mut body = json!({"players": [{"name": "ann"}, {"open": open}]});
+            body.as_object_mut()
+                .unwrap()
+                .extend(fixed.as_object().unwrap().clone());
+            let refused = app.post("/v1/uno/games", body).await;
+            refused.assert_problem(422, "invalid_request");
+            assert!(refused.text.contains("open seat"), "{}", refused.text);
+        }
+    }
+    let seeded = create(
+        &app,
+        json!({"players": [{"name": "ann"}, {"name": "bob"}], "seed": 42}),
+    )
+    .await;
+    assert_eq!(seeded.body["state"]["deck"], "seeded");
+    let fixed = create(
+        &app,
+        json!({"players": [{"name": "ann"}, {"ai": "easy"}], "deck": cards}),
+    )
+    .await;
+    assert_eq!(fixed.body["state"]["deck"], "fixed");
+    let random = create(&app, json!({"players": [{"name": "ann"}, {"open": true}]})).await;
+    assert_eq!(random.body["state"]["deck"], "random");
+    let read = app.get(&seeded.path("")).await.expect(200);
+    assert_eq!(read.body["state"]["deck"], "seeded");
+    // A test table may fix the deal for invited guests only, who see that it is fixed.
+    let test = json!({"players": [{"name": "ann"}, {"open": true}], "seed": 42, "test": true});
+    app.post("/v1/uno/games", test)
+        .await
+        .assert_problem(422, "invalid_request");
+    let invited =
+        json!({"players": [{"name": "ann"}, {"open": "invite"}], "seed": 42, "test": true});
+    let table = app.post("/v1/uno/games", invited).await.expect(201);
+    assert_eq!(table.body["state"]["deck"], "seeded");
+    assert_eq!(table.body["invites"].as_array().map(Vec::len), Some(1));
+}
+
+fn listed(page: &Value, game: &Game) -> bool {
+    page["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|g| g["id"] == game.id.as_str())
+}
+
+/// Seats reserved by invitation or for a registered player go to them alone; a waiting game
+/// whose open seats are all reserved is not listed.
+async fn reserved_seats_go_to_their_guests(app: TestApp) {
+    let carol = app
+        .post("/v1/players", json!({"name": "carol"}))
+        .await
+        .expect(201)
+        .body["key"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    app.post(
+        "/v1/uno/games",
+        json!({"players": [{"name": "ann"}, {"open": {"for": "nobody"}}]}),
+    )
+    .await
+    .assert_problem(422, "invalid_request");
+    let reply = app
+        .post(
+            "/v1/uno/games",
+            json!({"players": [{"name": "ann"}, {"open": "invite"}, {"open": {"for": "carol"}}, {"open": true}]}),
+        )
+        .await
+        .expect(201);
+    assert_eq!(reply.header("cache-control"), Some("no-store"));
+    let invites = reply.body["invites"].as_array().unwrap().clone();
+    assert_eq!(invites.len(), 1, "{}", reply.text);
+    assert_eq!(invites[0]["seat"], 1);
+    let code = invites[0]["code"].as_str().unwrap().to_owned();
+    assert_eq!(code.len(), 64);
+    let game = Game {
+        id: reply.body["id"].as_str().unwrap().into(),
+        tokens: Vec::new(),
+        body: reply.body,
+    };
+    let lobby = "/v1/games?game=uno&status=waiting";
+    assert!(
+        listed(&app.get(lobby).await.expect(200).body, &game),
+        "a public seat is left"
+    );
+
+    let join = game.path("join");
+    // A stranger gets the public seat, not a reserved one.
+    let mallory = app
+        .post(&join, json!({"name": "mallory"}))
+        .await
+        .expect(200);
+    assert_eq!(mallory.body["seat"], 3);
+    assert!(
+        !listed(&app.get(lobby).await.expect(200).body, &game),
+        "only reserved seats are left"
+    );
+    assert!(!listed(&app.get("/v1/games").await.expect(200).body, &game));
+    app.post(&join, json!({"name": "eve"}))
+        .await
+        .assert_problem(403, "forbidden");
+    app.post(&join, json!({"name": "eve", "invite": "0".repeat(64)}))
+        .await
+        .assert_problem(403, "forbidden");
+    app.post(&join, json!({"name": "eve", "invite": "x"}))
+        .await
+        .assert_problem(403, "forbidden");
+    let bob = app
+        .post(&join, json!({"name": "bob", "invite": code}))
+        .await
+        .expect(200);
+    assert_eq!(bob.body["seat"], 1);
+    assert_eq!(bob.header("cache-control"), Some("no-store"));
+    // The code is spent.
+    app.post(&join, json!({"name": "eve", "invite": code}))
+        .await
+        .assert_problem(403, "forbidden");
+    let carols = app.post_as(&join, json!({}), &carol).await.expect(200);
+    assert_eq!(carols.body["seat"], 2);
+    assert_eq!(carols.body["game"]["status"], "active");
+    assert!(listed(
+        &app.get("/v1/games?game=uno").await.expect(200).body,
+        &game
+    ));
+
+    // Invitations only: never listed while waiting.
+    let private = create(
+        &app,
+        json!({"players": [{"name": "ann"}, {"open": "invite"}, {"open": "invite"}]}),
+    )
+    .await;
+    assert_eq!(private.body["invites"].as_array().unwrap().len(), 2);
+    assert!(!listed(&app.get(lobby).await.expect(200).body, &private));
+}
+
+/// A name holds one seat of a room unless the creator allows more (`seats_per_name`).
+async fn a_name_holds_one_seat_unless_allowed(app: TestApp) {
+    let game = create(
+        &app,
+        json!({"players": [{"name": "ann"}, {"open": true}, {"open": true}]}),
+    )
+    .await;
+    let join = game.path("join");
+    app.post(&join, json!({"name": "bob"})).await.expect(200);
+    app.post(&join, json!({"name": "BOB"}))
+        .await
+        .assert_problem(409, "conflict");
+    app.post(&join, json!({"name": "ann"}))
+        .await
+        .assert_problem(409, "conflict");
+    app.post(&join, json!({"name": "cy"})).await.expect(200);
+
+    let twice = create(
+        &app,
+        json!({"players": [{"name": "ann"}, {"open": true}, {"open": true}, {"open": true}], "seats_per_name": 2}),
+    )
+    .await;
+    let join = twice.path("join");
+    app.post(&join, json!({"name": "bob"})).await.expect(200);
+    app.post(&join, json!({"name": "bob"})).await.expect(200);
+    app.post(&join, json!({"name": "bob"}))
+        .await
+        .assert_problem(409, "conflict");
+    app.post(
+        "/v1/uno/games",
+        json!({"players": [{"name": "ann"}, {"open": true}], "seats_per_name": 0}),
+    )
+    .await
+    .assert_problem(422, "invalid_request");
+}
+
 on_both_stores!(
     start_lets_the_ais_act_first,
+    a_fixed_deal_has_no_open_seat,
+    reserved_seats_go_to_their_guests,
+    a_name_holds_one_seat_unless_allowed,
     human_against_three_ais_to_the_end,
     card_effects_on_a_fixed_deck,
     stacking_passes_the_total_on,

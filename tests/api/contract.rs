@@ -2,7 +2,7 @@
 //! shape for every change, seeds as strings, problem+json everywhere, HEAD where GET is, unknown
 //! query parameters refused, the move log paged, messages in a client's words, scores by game.
 
-mod common;
+use crate::common;
 
 use common::TestApp;
 use reqwest::Method;

@@ -2,10 +2,8 @@
 //! bodies; the start-up and Docker checks (`ops/startup.rs`) and the README's walkthroughs run as
 //! printed (`ops/readme.rs`) share this test binary.
 
-mod common;
-#[path = "ops/readme.rs"]
+use crate::common;
 mod readme;
-#[path = "ops/startup.rs"]
 mod startup;
 
 use common::{Db, TestApp};
@@ -464,4 +462,84 @@ async fn creations_share_a_per_client_quota() {
     for _ in 0..5 {
         app.post("/v1/poker/decks", json!({})).await.expect(201);
     }
+}
+
+/// Waits (20 s at most) until `$gone` (an expression awaited each time) is true.
+macro_rules! eventually {
+    ($what:expr, $gone:expr) => {{
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while !$gone {
+            assert!(std::time::Instant::now() < deadline, "{} never went", $what);
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    }};
+}
+
+/// The sweep as the server runs it: started with the server (it sweeps at once), and following
+/// `--waiting-game-ttl-hours` and `--idle-deck-ttl-hours` (0: never).
+async fn the_server_sweeps_what_expired(db: Db) {
+    use parlor::games::GameStatus;
+    use parlor::store::{DeckRecord, Layout, NewGame};
+
+    let Some((url, dir)) = common::fresh_database(db).await else {
+        return;
+    };
+    let store = common::open_store(&url).await;
+    let now = parlor::store::now();
+    let waiting = |at| NewGame {
+        id: uuid::Uuid::now_v7(),
+        game: "gomoku".into(),
+        status: GameStatus::Waiting,
+        turn: None,
+        state: serde_json::value::to_raw_value(&json!({"moves": []})).unwrap(),
+        layout: Layout::Whole,
+        seats: Vec::new(),
+        scored_players: Vec::new(),
+        at,
+    };
+    let stale = waiting(now - chrono::Duration::hours(25));
+    let fresh = waiting(now - chrono::Duration::hours(23));
+    store.create_game(&stale).await.unwrap();
+    store.create_game(&fresh).await.unwrap();
+    let deck = DeckRecord {
+        id: uuid::Uuid::now_v7(),
+        version: 0,
+        state: sqlx::types::Json(json!({})),
+        owner_token_hash: None,
+        created_at: now - chrono::Duration::days(8),
+        updated_at: now - chrono::Duration::days(8),
+    };
+    store.create_deck(&deck).await.unwrap();
+
+    // Waiting games never expire here: the sweep at start removes the deck and nothing else.
+    let mut config = common::test_config(&url);
+    config.waiting_game_ttl_hours = 0;
+    let keeping = common::spawn_on(&url, None, config).await;
+    eventually!(
+        "the idle deck",
+        store.load_deck(deck.id).await.unwrap().is_none()
+    );
+    assert!(store.load_game(stale.id, None).await.unwrap().is_some());
+    drop(keeping);
+
+    // The defaults: waiting games expire after 24 hours.
+    let app = common::spawn_on(&url, dir, common::test_config(&url)).await;
+    eventually!(
+        "the stale waiting game",
+        store.load_game(stale.id, None).await.unwrap().is_none()
+    );
+    assert!(store.load_game(fresh.id, None).await.unwrap().is_some());
+    app.get(&format!("/v1/gomoku/games/{}", stale.id))
+        .await
+        .assert_problem(404, "not_found");
+}
+
+#[actix_web::test]
+async fn sqlite_server_sweeps_expired_waiting_games_and_idle_decks() {
+    the_server_sweeps_what_expired(Db::Sqlite).await;
+}
+
+#[actix_web::test]
+async fn postgres_server_sweeps_expired_waiting_games_and_idle_decks() {
+    the_server_sweeps_what_expired(Db::Postgres).await;
 }

@@ -10,7 +10,7 @@
 //!
 //! Needs `curl` and `jq` on PATH (CI installs both); without them the test fails, it never skips.
 
-use super::common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -252,6 +252,7 @@ async fn uno(app: &TestApp, dir: &Path) {
         &[
             "\"waiting\"",
             "\"open\"",
+            "\"fixed\"",
             "[{\"type\":\"dealt\",\"seats\":2,\"cards_each\":7},\
              {\"type\":\"start_card\",\"card\":\"R7\",\"color\":\"red\"}]",
             "[\"W\",\"R1\",\"R2\",\"R3\",\"R4\",\"R5\",\"R6\"]",

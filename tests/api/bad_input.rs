@@ -1,6 +1,6 @@
 //! Every kind of bad input gets a problem+json answer with its stable code, never a 500.
 
-mod common;
+use crate::common;
 
 use common::TestApp;
 use reqwest::Method;

@@ -1,0 +1,21 @@
+//! The API tests, over real HTTP on both databases, in one test binary: each file is a module, as
+//! in zero2prod's `tests/api/`. One binary links the server once instead of a dozen times, which
+//! was most of a cold CI build. The fault tests (`tests/faults/`) stay a binary of their own.
+
+#[macro_use]
+#[path = "../common/mod.rs"]
+mod common;
+
+mod bad_input;
+mod conformance;
+mod contract;
+mod go_api;
+mod gomoku_api;
+mod gomoku_easy_oracle;
+mod layers;
+mod ops_api;
+mod players_api;
+mod poker_api;
+mod security;
+mod store_contract;
+mod uno_api;
