@@ -49,6 +49,8 @@ run() { # $1 = DATABASE_URL
   local ai; ai=$(call POST "/v1/gomoku/games/$id/ai-move" '{"time_ms":100}'); expect 200
   [ "$(jq -r .applied <<<"$ai")" = true ] || fail "AI move not applied"
   [ "$(jq -r .game.version <<<"$ai")" = 2 ] || fail "AI move did not bump the version"
+  # Resigning against the AI costs the seed's 100 points (a hot-seat game moves no score).
+  call POST "/v1/gomoku/games/$id/moves" '{"move":"resign"}' "$tok" >/dev/null; expect 200
 
   # A human game played to five in a row.
   g=$(call POST /v1/gomoku/games '{"players":[{"name":"'"$name"'"},{"name":"rival"}]}'); expect 201
@@ -62,12 +64,12 @@ run() { # $1 = DATABASE_URL
   local last; last=$(call POST "/v1/gomoku/games/$id/moves" '{"move":"l8"}' "$b"); expect 200
   [ "$(jq -r .game.status <<<"$last")" = finished ] || fail "game did not finish"
   call POST "/v1/gomoku/games/$id/moves" '{"move":"m8"}' "$w" >/dev/null; expect 409
-  [ "$(call GET "/v1/players/$name" | jq -r .scores.gomoku.score)" = 1100 ] || fail "score not 1100"
+  [ "$(call GET "/v1/players/$name" | jq -r .scores.gomoku.score)" = 900 ] || fail "score not 900"
 
   # The score survives a restart.
   stop
   start "$url"
-  [ "$(call GET "/v1/players/$name" | jq -r .gomoku.score)" = 1100 ] || fail "score lost on restart"
+  [ "$(call GET "/v1/players/$name" | jq -r .gomoku.score)" = 900 ] || fail "score lost on restart"
   stop
   echo "smoke: ok on ${url%%:*}"
 }
