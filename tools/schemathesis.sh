@@ -55,6 +55,15 @@ seed_decks() { # $1 = base URL
   echo "$decks"
 }
 
+seed_players() { # $1 = base URL: two registered players, "name:key,…"
+  local players="" body name
+  for name in fuzz-player-1 fuzz-player-2; do
+    body=$(curl -fsS -X POST "$1/v1/players" -H 'content-type: application/json' -d "{\"name\": \"$name\"}")
+    players+=$(python3 -c 'import json,sys; b=json.load(sys.stdin); print(b["name"] + ":" + b["key"], end=",")' <<<"$body")
+  done
+  echo "$players"
+}
+
 fuzz() { # $1 = DATABASE_URL
   local port
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -63,6 +72,7 @@ fuzz() { # $1 = DATABASE_URL
   for _ in $(seq 1 300); do curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break; sleep 0.1; done
   PARLOR_FUZZ_BASE="http://127.0.0.1:$port" PARLOR_FUZZ_GAMES=$(seed_games "http://127.0.0.1:$port") \
   PARLOR_FUZZ_DECKS=$(seed_decks "http://127.0.0.1:$port") \
+  PARLOR_FUZZ_KEYS=$(seed_players "http://127.0.0.1:$port") \
   st --config-file tools/schemathesis.toml run "http://127.0.0.1:$port/openapi.json" \
     --checks not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance,unsupported_method,negative_data_rejection \
     --phases examples,coverage,fuzzing,stateful \

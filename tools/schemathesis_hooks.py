@@ -47,10 +47,19 @@ RNG = random.Random(int(os.environ.get("SCHEMATHESIS_SEED", "0")))
 # Names the run registered (canonical form): a random create or join naming one is refused (403,
 # rightly: only the player's key seats them), so those requests are given a guest's name instead.
 REGISTERED: set[str] = set()
+# Registered names the run holds the current key of, for `POST /v1/players/{name}/key`
+# (PARLOR_FUZZ_KEYS="name:key,…" from the script, then every player the run registers).
+KEYS: dict[str, str] = dict(
+    entry.split(":", 1) for entry in filter(None, os.environ.get("PARLOR_FUZZ_KEYS", "").split(","))
+)
+PLAYER_KEY = "/v1/players/{name}/key"
 
 
 def _canonical(name: str) -> str:
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold()).strip()
+
+
+REGISTERED.update(_canonical(name) for name in KEYS)
 
 # A share of the requests keeps what schemathesis generated (a random token, none, a foreign id),
 # so the 401/403/404 paths stay fuzzed too.
@@ -107,6 +116,9 @@ def before_load_schema(context, raw_schema):
 
 @schemathesis.hook
 def after_call(context, case, response):
+    if case.method.upper() == "POST" and case.path == PLAYER_KEY and response.status_code == 200:
+        KEYS[case.path_parameters["name"]] = response.json()["key"]  # the old key is gone
+        return
     if case.method.upper() != "POST" or response.status_code != 201:
         return
     body = response.json()
@@ -119,6 +131,7 @@ def after_call(context, case, response):
         DECKS[body["id"]] = body["token"]
     elif case.path == "/v1/players" and isinstance(body.get("name"), str):
         REGISTERED.add(_canonical(body["name"]))
+        KEYS[body["name"]] = body["key"]
 
 
 def _create_game(kind: str, open_seat: bool) -> str | None:
@@ -366,6 +379,13 @@ def before_call(context, case, kwargs):
             case.query.pop("dead", None)
     elif case.path.startswith(DECK) and DECKS:
         _use_a_real_deck(case)
+    elif case.path == PLAYER_KEY and KEYS:
+        # A random key is refused (401) every time: most rotations name a player and hold its key.
+        name = RNG.choice(sorted(KEYS))
+        case.path_parameters["name"] = name
+        if case.headers is None:
+            case.headers = {}
+        case.headers["Authorization"] = "Bearer " + KEYS[name]
 
 
 def _to_another_seat(case, kind: str) -> None:

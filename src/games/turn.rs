@@ -532,11 +532,12 @@ pub struct ReportSpec {
     /// Whether this query of the report searches (Go's `estimate=true` runs playouts): it then
     /// runs on the AI pool, under the client's AI limit, and its answer is kept per version.
     pub thinks: fn(&ReportQuery) -> bool,
-    /// The JSON schema of the answer (for JSON reports): its component name and schema.
-    pub schema: fn() -> (
+    /// The JSON schema of the answer (for JSON reports): its component name and schema first,
+    /// then the schemas it refers to.
+    pub schema: fn() -> Vec<(
         String,
         utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
-    ),
+    )>,
 }
 
 /// A query parameter of a report.
@@ -559,10 +560,13 @@ pub enum Report {
     Text(String),
 }
 
-/// The component name and schema of a `ToSchema` type, for [`ReportSpec::schema`].
-pub fn schema_of<T: ToSchema>() -> (
+/// The component name and schema of a `ToSchema` type, for [`ReportSpec::schema`], then the
+/// schemas it refers to (which the document must hold too).
+pub fn schema_of<T: ToSchema>() -> Vec<(
     String,
     utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
-) {
-    (T::name().into_owned(), T::schema())
+)> {
+    let mut schemas = vec![(T::name().into_owned(), T::schema())];
+    T::schemas(&mut schemas);
+    schemas
 }

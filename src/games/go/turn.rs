@@ -231,8 +231,8 @@ fn method(query: &ReportQuery) -> Result<Option<Scoring>, RuleError> {
 }
 
 /// The SGF report's schema: plain text.
-fn sgf_schema() -> (String, RefOr<Schema>) {
-    (
+fn sgf_schema() -> Vec<(String, RefOr<Schema>)> {
+    vec![(
         "GoSgf".into(),
         ObjectBuilder::new()
             .schema_type(Type::String)
@@ -241,7 +241,7 @@ fn sgf_schema() -> (String, RefOr<Schema>) {
                 "(;GM[1]FF[4]CA[UTF-8]AP[Parlor:1]SZ[9]KM[7]RU[Chinese]PB[alice]PW[bob];B[ee];W[cc])"
             )])
             .into(),
-    )
+    )]
 }
 
 static REPORTS: &[ReportSpec] = &[

@@ -581,12 +581,12 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
         add_message::<G>(doc, &names, &paths);
     }
     for spec in G::reports() {
-        let (schema_name, schema) = (spec.schema)();
+        let schemas = (spec.schema)();
+        let schema_name = schemas[0].0.clone();
         let components = doc.components.get_or_insert_with(Default::default);
-        components
-            .schemas
-            .entry(schema_name.clone())
-            .or_insert(schema);
+        for (name, schema) in schemas {
+            components.schemas.entry(name).or_insert(schema);
+        }
         let mut operation = Op {
             names: &names,
             tag,
