@@ -24,7 +24,8 @@ pub struct Config {
     /// AI requests allowed to wait for a thread before new ones get 503.
     #[arg(long, env = "PARLOR_AI_QUEUE", default_value_t = 16)]
     pub ai_queue: usize,
-    /// AI requests one client (by IP address) may make per minute; unset: no limit.
+    /// AI moves one client (by IP address) may ask for per minute, `ai-move`s and the moves the
+    /// server auto-plays for it alike; unset: no limit.
     #[arg(long, env = "PARLOR_AI_RATE_PER_MINUTE")]
     pub ai_rate_per_minute: Option<u32>,
     /// Games, decks and players one client (by IP address) may create per minute, together;

@@ -70,15 +70,42 @@ pub fn admit_ai(req: &HttpRequest) -> Result<(), ApiError> {
     admit(req, |app| app.ai_limit.as_ref(), "AI requests")
 }
 
-/// Extracting this admits the request under the AI rate limit, or fails with 429.
-pub struct AiRateLimit;
+/// Extracting this admits the request under the AI rate limit, or fails with 429; what the
+/// request then auto-plays is admitted move by move (`auto_play`).
+pub struct AiRateLimit(AutoPlayLimit);
+
+impl AiRateLimit {
+    pub fn auto_play(&self) -> &AutoPlayLimit {
+        &self.0
+    }
+}
 
 impl FromRequest for AiRateLimit {
     type Error = ApiError;
     type Future = Ready<Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(admit_ai(req).map(|()| AiRateLimit))
+        ready(admit_ai(req).map(|()| AiRateLimit(AutoPlayLimit(req.clone()))))
+    }
+}
+
+/// The client's AI allowance for the AI moves the server plays by itself within a request
+/// (auto-play): each one is taken from the client's AI rate limit, as an `ai-move` would be.
+pub struct AutoPlayLimit(HttpRequest);
+
+impl AutoPlayLimit {
+    /// Takes one AI move from the client's limit: `false` when it has none left.
+    pub fn admits(&self) -> bool {
+        admit_ai(&self.0).is_ok()
+    }
+}
+
+impl FromRequest for AutoPlayLimit {
+    type Error = ApiError;
+    type Future = Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(Ok(AutoPlayLimit(req.clone())))
     }
 }
 

@@ -647,6 +647,55 @@ pub async fn seats_come_back<G: TurnGame>(app: TestApp, fixture: Fixture) {
         .assert_problem(404, "not_found");
 }
 
+/// A table of AIs alone plays only on its owner's request, a move at a time: its create answer
+/// holds an owner token (and plays nothing, `auto_ai` or not), `ai-move` and `end` need that
+/// token, and the owner sees what a spectator sees.
+pub async fn ai_tables_play_on_their_owners_request<G: TurnGame>(app: TestApp, fixture: Fixture) {
+    let mut body = fixture.create.clone();
+    body["players"] = json!([{"ai": "easy"}, {"ai": "easy"}]);
+    body["auto_ai"] = json!(true);
+    let created = app
+        .post(&format!("/v1/{}/games", G::NAME), body)
+        .await
+        .expect(201);
+    assert_eq!(created.header("cache-control"), Some("no-store"));
+    assert_eq!(created.body["version"], 0, "{}", created.text);
+    assert_eq!(created.body["tokens"], json!([]));
+    let owner = created.body["owner_token"]
+        .as_str()
+        .expect("an owner token")
+        .to_owned();
+    let id = created.body["id"].as_str().unwrap().to_owned();
+    let ai_move = path::<G>(&id, "ai-move");
+    let think = json!({"time_ms": 5});
+    app.post(&ai_move, think.clone())
+        .await
+        .assert_problem(401, "unauthorized");
+    let stranger = create::<G>(&app, &fixture).await;
+    app.post_as(&ai_move, think.clone(), &stranger.tokens[0])
+        .await
+        .assert_problem(403, "forbidden");
+    let played = app.post_as(&ai_move, think, &owner).await.expect(200);
+    assert_eq!(played.body["game"]["version"], 1, "one move a request");
+    if G::UNDO {
+        app.post(&path::<G>(&id, "undo"), json!(null))
+            .await
+            .assert_problem(401, "unauthorized");
+    }
+    let as_owner = app.get_as(&path::<G>(&id, ""), &owner).await.expect(200);
+    let as_anyone = app.get(&path::<G>(&id, "")).await.expect(200);
+    assert_eq!(as_owner.body, as_anyone.body);
+    assert_eq!(as_owner.header("etag"), as_anyone.header("etag"));
+    app.post(&path::<G>(&id, "end"), json!(null))
+        .await
+        .assert_problem(401, "unauthorized");
+    let ended = app
+        .post_as(&path::<G>(&id, "end"), json!(null), &owner)
+        .await
+        .expect(200);
+    assert_eq!(ended.body["game"]["status"], "aborted");
+}
+
 macro_rules! conformance {
     ($module:ident, $game:ty, $fixture:expr) => {
         mod $module {
@@ -679,6 +728,9 @@ macro_rules! conformance {
             async fn seats_come_back(app: TestApp) {
                 super::seats_come_back::<$game>(app, $fixture).await
             }
+            async fn ai_tables_play_on_their_owners_request(app: TestApp) {
+                super::ai_tables_play_on_their_owners_request::<$game>(app, $fixture).await
+            }
 
             $crate::on_both_stores!(
                 state_round_trips,
@@ -690,6 +742,7 @@ macro_rules! conformance {
                 endings_are_fair,
                 caches_keep_views_apart,
                 seats_come_back,
+                ai_tables_play_on_their_owners_request,
             );
         }
     };

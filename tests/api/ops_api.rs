@@ -108,31 +108,78 @@ async fn ai_requests_are_rate_limited_per_client_when_configured() {
     let mut config = common::test_config(&url);
     config.ai_rate_per_minute = Some(2);
     let app = common::spawn_on(&url, dir, config).await;
-    let (id, _) = app
-        .create_gomoku(json!({"players": [{"ai": "easy"}, {"ai": "easy"}]}))
+    let (id, owner) = app
+        .create_ai_table(
+            "gomoku",
+            json!({"players": [{"ai": "easy"}, {"ai": "easy"}]}),
+        )
         .await;
     let path = format!("/v1/gomoku/games/{id}/ai-move");
     for _ in 0..2 {
-        assert_eq!(app.post(&path, json!({"time_ms": 10})).await.status, 200);
+        let reply = app.post_as(&path, json!({"time_ms": 10}), &owner).await;
+        assert_eq!(reply.status, 200);
     }
-    let limited = app.post(&path, json!({"time_ms": 10})).await;
+    let limited = app.post_as(&path, json!({"time_ms": 10}), &owner).await;
     limited.assert_problem(429, "rate_limited");
     assert!(limited.header("retry-after").is_some());
     // Plain reads are not limited.
     assert_eq!(app.get(&format!("/v1/gomoku/games/{id}")).await.status, 200);
 }
 
+/// The AI moves the server plays by itself (`auto_ai`) count against the same per-client limit as
+/// `ai-move`: once it is spent, the AI seat waits for the next request.
+#[actix_web::test]
+async fn auto_played_ai_moves_count_against_the_ai_limit() {
+    let (url, dir) = common::fresh_database(Db::Sqlite).await.unwrap();
+    let mut config = common::test_config(&url);
+    config.ai_rate_per_minute = Some(2);
+    let app = common::spawn_on(&url, dir, config).await;
+    let (id, tokens) = app
+        .create_gomoku(json!({"players": [{"name": "ann"}, {"ai": "easy"}], "auto_ai": true}))
+        .await;
+    let ann = tokens[0].clone().unwrap();
+    let moves = format!("/v1/gomoku/games/{id}/moves");
+    let mut corners = ["a1", "o15", "a15", "o1", "b1", "n15"].into_iter();
+    let mut version = 0;
+    for expected_ai_answers in [true, true, false] {
+        let mut reply;
+        loop {
+            let corner = corners.next().expect("a free corner");
+            reply = app.post_as(&moves, json!({"move": corner}), &ann).await;
+            if reply.status == 200 {
+                break;
+            }
+            reply.assert_problem(422, "illegal_move");
+        }
+        let answered = reply.body["game"]["version"].as_i64().unwrap() - version == 2;
+        assert_eq!(answered, expected_ai_answers, "{}", reply.text);
+        version = reply.body["game"]["version"].as_i64().unwrap();
+    }
+    assert_eq!(
+        app.get(&format!("/v1/gomoku/games/{id}")).await.body["turn"],
+        1
+    );
+    let limited = app
+        .post(&format!("/v1/gomoku/games/{id}/ai-move"), json!(null))
+        .await;
+    limited.assert_problem(429, "rate_limited");
+}
+
 #[actix_web::test]
 async fn ai_rate_limit_is_off_by_default() {
     let app = common::spawn(Db::Sqlite).await.unwrap();
-    let (id, _) = app
-        .create_gomoku(json!({"size": 9, "players": [{"ai": "easy"}, {"ai": "easy"}]}))
+    let (id, owner) = app
+        .create_ai_table(
+            "gomoku",
+            json!({"size": 9, "players": [{"ai": "easy"}, {"ai": "easy"}]}),
+        )
         .await;
     for _ in 0..12 {
         let r = app
-            .post(
+            .post_as(
                 &format!("/v1/gomoku/games/{id}/ai-move"),
                 json!({"time_ms": 5}),
+                &owner,
             )
             .await;
         assert!(

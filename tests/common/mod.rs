@@ -318,6 +318,17 @@ impl TestApp {
     }
 
     /// Creates a Gomoku game; returns (id, tokens by seat).
+    /// A table of AIs alone (`body` seats only AIs): its id and owner token.
+    pub async fn create_ai_table(&self, game: &str, body: Value) -> (String, String) {
+        let reply = self
+            .post(&format!("/v1/{game}/games"), body)
+            .await
+            .expect(201);
+        let id = reply.body["id"].as_str().expect("id").to_owned();
+        let owner = reply.body["owner_token"].as_str().expect("owner token");
+        (id, owner.to_owned())
+    }
+
     pub async fn create_gomoku(&self, body: Value) -> (String, Vec<Option<String>>) {
         let reply = self.post("/v1/gomoku/games", body).await;
         assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);

@@ -160,11 +160,20 @@ fn created_schema(names: &Names) -> RefOr<Schema> {
                 .property("tokens", array_of(reference_to::<SeatToken>()))
                 .required("tokens")
                 .property("invites", array_of(reference_to::<SeatInvite>()))
-                .required("invites"),
+                .required("invites")
+                .property(
+                    "owner_token",
+                    ObjectBuilder::new()
+                        .schema_type(Type::String)
+                        .description(Some(
+                            "A table of AIs alone only: the token that drives it (`ai-move`, \
+                         `undo`, `redo`, `end`)",
+                        )),
+                ),
         )
         .description(Some(
-            "The new game, each human seat's token and each seat reserved by invitation's code, \
-             shown only now",
+            "The new game, each human seat's token, each seat reserved by invitation's code and \
+             (a table of AIs alone) its owner token, shown only now",
         ))
         .into()
 }
@@ -459,7 +468,7 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
         op(
             "ai_move",
             "Ask the AI",
-            "Asks the AI for the seat to act. An AI seat needs no token and the move is played; for a human seat it is a hint (`apply` defaults to false) and needs that seat's token. The body may be empty. In a rated game (the resource's `rated`) only the AI seat's own move is played, at its level and the default think time, asked for with a seat token of the game (401 without); a hint, a preview (`apply`: false), `level` and `time_ms` are 409 `conflict`: create with `\"rated\": false` for them.",
+            "Asks the AI for the seat to act. An AI seat needs no token and the move is played; for a human seat it is a hint (`apply` defaults to false) and needs that seat's token. A table of AIs alone plays one move per request, and only with its owner token (the create answer's `owner_token`; 401 without, 403 with another). The body may be empty. With `auto_ai`, the AI seats that follow play too, until a human may act: each such move counts against the client's AI rate limit, and when none is left the game waits for the next request. In a rated game (the resource's `rated`) only the AI seat's own move is played, at its level and the default think time, asked for with a seat token of the game (401 without); a hint, a preview (`apply`: false), `level` and `time_ms` are 409 `conflict`: create with `\"rated\": false` for them.",
             Auth::Optional,
         )
         .build(
@@ -516,7 +525,7 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
         op(
             "end",
             "End a game",
-            "Ends the game before it finished: status `aborted`, no scores or ratings move. Any seat's token, until every seat has made its first move; after that a game between two or more humans is 409 `conflict`: resign instead (a resignation is accepted from either seat at any time).",
+            "Ends the game before it finished: status `aborted`, no scores or ratings move. Any seat's token (a table of AIs alone: its owner token), until every seat has made its first move; after that a game between two or more humans is 409 `conflict`: resign instead (a resignation is accepted from either seat at any time).",
             Auth::Token,
         )
         .build(true, None, "200", outcome(), ProblemSet::SEAT_ACTION),
@@ -557,7 +566,7 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
             op(
                 "undo",
                 "Take back a move",
-                "Takes back the last move (against an AI: back to the human's last turn). Any seat token of the game; a game of AIs alone needs none. Never in a rated game (409 `conflict`: its result is final and rates once); create with `\"rated\": false` for take-backs.",
+                "Takes back the last move (against an AI: back to the human's last turn). Any seat token of the game; a table of AIs alone, its owner token. Never in a rated game (409 `conflict`: its result is final and rates once); create with `\"rated\": false` for take-backs.",
                 Auth::Token,
             )
             .build(true, None, "200", outcome(), ProblemSet::SEAT_ACTION),

@@ -13,7 +13,7 @@ use uuid::Uuid;
 use super::auth::Bearer;
 use super::conditional::{self, IfMatch, View};
 use super::error::ApiError;
-use super::limits::AiRateLimit;
+use super::limits::{AiRateLimit, AutoPlayLimit};
 use super::{get_or_head, resource, NoParams, Object};
 use crate::app::AppState;
 use crate::games::registry::{visit_turn_games, TurnGameVisitor};
@@ -38,10 +38,13 @@ async fn create<G: TurnGame>(
     app: web::Data<AppState>,
     _: web::Query<NoParams>,
     _quota: super::limits::CreateQuota,
+    auto_play: AutoPlayLimit,
     player_key: Bearer,
     body: web::Json<Object<G::Options>>,
 ) -> Result<HttpResponse, ApiError> {
-    let created = turns::create::<G>(&app, body.into_inner().0, player_key.hash()).await?;
+    let options = body.into_inner().0;
+    let created =
+        turns::create::<G>(&app, options, player_key.hash(), &|| auto_play.admits()).await?;
     let location = format!("/v1/{}/games/{}", G::NAME, created.game.id);
     Ok(conditional::created(
         &location,
@@ -71,12 +74,14 @@ async fn play<G: TurnGame>(
     app: web::Data<AppState>,
     id: web::Path<Uuid>,
     _: web::Query<NoParams>,
+    auto_play: AutoPlayLimit,
     bearer: Bearer,
     if_match: IfMatch,
     body: web::Json<Object<G::Move>>,
 ) -> Result<HttpResponse, ApiError> {
-    let outcome =
-        turns::play::<G>(&app, *id, bearer.hash(), if_match.0, body.into_inner().0).await?;
+    let mv = body.into_inner().0;
+    let allow_ai = || auto_play.admits();
+    let outcome = turns::play::<G>(&app, *id, bearer.hash(), if_match.0, mv, &allow_ai).await?;
     Ok(changed(&outcome.game, &outcome))
 }
 
@@ -102,7 +107,7 @@ async fn log<G: TurnGame>(
 
 async fn ai_move<G: TurnGame>(
     app: web::Data<AppState>,
-    _allowed: AiRateLimit,
+    admitted: AiRateLimit,
     id: web::Path<Uuid>,
     _: web::Query<NoParams>,
     bearer: Bearer,
@@ -110,7 +115,9 @@ async fn ai_move<G: TurnGame>(
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
     let request: AiMoveRequest = super::optional_json(&body)?;
-    let outcome = turns::ai_move::<G>(&app, *id, bearer.hash(), if_match.0, request).await?;
+    let allow_ai = || admitted.auto_play().admits();
+    let (token, if_match) = (bearer.hash(), if_match.0);
+    let outcome = turns::ai_move::<G>(&app, *id, token, if_match, request, &allow_ai).await?;
     Ok(changed(&outcome.game, &outcome))
 }
 
@@ -118,12 +125,14 @@ async fn join<G: TurnGame>(
     app: web::Data<AppState>,
     id: web::Path<Uuid>,
     _: web::Query<NoParams>,
+    auto_play: AutoPlayLimit,
     player_key: Bearer,
     if_match: IfMatch,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
     let request: JoinRequest = super::optional_json(&body)?;
-    let joined = turns::join::<G>(&app, *id, if_match.0, request, player_key.hash()).await?;
+    let (key, allow_ai) = (player_key.hash(), || auto_play.admits());
+    let joined = turns::join::<G>(&app, *id, if_match.0, request, key, &allow_ai).await?;
     // The answer carries the new seat's token.
     Ok(conditional::secret(changed(&joined.game, &joined)))
 }
@@ -150,14 +159,16 @@ async fn seat_action<G: TurnGame, const ACTION: u8>(
     app: web::Data<AppState>,
     id: web::Path<Uuid>,
     _: web::Query<NoParams>,
+    auto_play: AutoPlayLimit,
     bearer: Bearer,
     if_match: IfMatch,
 ) -> Result<HttpResponse, ApiError> {
     let (id, token, if_match) = (*id, bearer.hash(), if_match.0);
+    let allow_ai = || auto_play.admits();
     let outcome = match ACTION {
         UNDO => turns::take_back::<G>(&app, id, token, if_match, TakeBack::Undo).await?,
         REDO => turns::take_back::<G>(&app, id, token, if_match, TakeBack::Redo).await?,
-        START => turns::start::<G>(&app, id, token, if_match).await?,
+        START => turns::start::<G>(&app, id, token, if_match, &allow_ai).await?,
         _ => turns::end::<G>(&app, id, token, if_match).await?,
     };
     Ok(changed(&outcome.game, &outcome))

@@ -69,8 +69,16 @@ pub struct CreatedGame<G: TurnGame> {
     pub tokens: Vec<SeatToken>,
     /// One code per seat reserved by invitation, shown only now (empty when none is).
     pub invites: Vec<SeatInvite>,
+    /// A table of AIs alone: the token that drives it (`ai-move`, `undo`, `redo`, `end`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner_token: Option<String>,
     pub events: Vec<G::Event>,
 }
+
+/// Asked before each AI move the server plays by itself (auto-play): the client's AI rate limit,
+/// so that the moves a request plays count as the `ai-move`s they stand for. `false` stops
+/// auto-play there, and the game waits for the next request.
+pub type AiAllowance<'a> = &'a dyn Fn() -> bool;
 
 /// The answer to every change (`moves`, `ai-move`, `undo`, `redo`, `join`, `start`, `end`,
 /// `messages`): the game after it, and what happened. `move` and `analysis` are the AI's.
@@ -203,6 +211,7 @@ fn parse_state<G: TurnGame>(id: Uuid, state: &str) -> ServiceResult<G> {
 }
 
 /// The seat a token belongs to in this game; 403 for another game's token, 401 for an unknown one.
+/// The owner token of a table of AIs alone names no seat: its holder sees what a spectator sees.
 async fn seat_of(
     svc: &Services,
     record: &GameRecord,
@@ -213,13 +222,14 @@ async fn seat_of(
     let found = record.seats.iter().fold(None, |found, seat| {
         let matched = seat.token_hash.as_deref().is_some_and(|h| token.matches(h));
         if matched {
-            Some(seat.seat as Seat)
+            Some(seat)
         } else {
             found
         }
     });
     match found {
-        Some(seat) => Ok(Some(seat)),
+        Some(seat) if seat.kind == SeatKindWord::Human => Ok(Some(seat.seat as Seat)),
+        Some(_) => Ok(None),
         None if svc.store.token_known(&token.0).await? => Err(ServiceError::Forbidden(
             "this token belongs to another game".into(),
         )),
@@ -246,6 +256,27 @@ async fn load_as_seat<G: TurnGame>(
     let seat = require_seat(svc, &loaded.record, token).await?;
     check_if_match("game", loaded.record.row.version, if_match)?;
     Ok((loaded, seat))
+}
+
+/// A table of AIs alone plays, and takes back, only on its owner's request: the token its create
+/// returned (`owner_token`), which the store keeps as seat 0's.
+fn require_owner(record: &GameRecord, token: Option<&TokenHash>) -> ServiceResult<()> {
+    let Some(token) = token else {
+        return Err(ServiceError::Unauthenticated(
+            "a table of AIs alone plays only on its owner's request: \
+             `Authorization: Bearer <owner_token>` (the create answer's `owner_token`)"
+                .into(),
+        ));
+    };
+    let owner = record.seats.first().and_then(|s| s.token_hash.as_deref());
+    if owner.is_some_and(|h| token.matches(h)) {
+        Ok(())
+    } else {
+        Err(ServiceError::Forbidden(
+            "only the owner token of this table of AIs (the create answer's `owner_token`) drives it"
+                .into(),
+        ))
+    }
 }
 
 fn missing_token() -> ServiceError {

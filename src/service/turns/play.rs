@@ -12,8 +12,9 @@ use uuid::Uuid;
 
 use super::{
     ai_seed, check_if_match, ensure_active, game_of, is_rated, layout, load, load_as_seat,
-    load_record, missing_token, rendered, save, seat_kinds, seat_of, state_json, written, Change,
-    CreatedGame, Loaded, Outcome, SeatInvite, SeatToken, DEFAULT_AI_TIME_MS, MAX_AI_TIME_MS,
+    load_record, missing_token, rendered, require_owner, save, seat_kinds, seat_of, state_json,
+    written, AiAllowance, Change, CreatedGame, Loaded, Outcome, SeatInvite, SeatToken,
+    DEFAULT_AI_TIME_MS, MAX_AI_TIME_MS,
 };
 use crate::games::{AiBudget, AiLevel, Seat, SeatKind, SeatKindWord, TurnGame};
 use crate::service::players;
@@ -26,8 +27,6 @@ use crate::store::{GameRow, NewGame, PlayerRecord, SeatRow};
 /// Think time of an AI seat the server plays by itself (`auto_ai`): short, since a human waits for
 /// every AI seat before the answer comes.
 const AUTO_AI_TIME_MS: u64 = 200;
-/// The most AI moves one request plays by itself.
-const MAX_AUTO_AI_MOVES: usize = 64;
 
 /// Body of `ai-move`; every field is optional and an empty body is fine.
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -47,11 +46,12 @@ pub struct AiMoveRequest {
 
 /// A new game. `claimant` is a player key (`Authorization` on create): it seats its registered
 /// player at seat 0. Every other seat that names a registered player is refused (403): only the
-/// player's own key seats them, here or through `join`.
+/// player's own key seats them, here or through `join`. A table of AIs alone gets an owner token.
 pub async fn create<G: TurnGame>(
     svc: &Services,
     options: G::Options,
     claimant: Option<&TokenHash>,
+    allow_ai: AiAllowance<'_>,
 ) -> ServiceResult<CreatedGame<G>> {
     let specs = G::players(&options);
     let range = G::seat_range();
@@ -98,6 +98,7 @@ pub async fn create<G: TurnGame>(
     let mut tokens = Vec::new();
     let mut invites = Vec::new();
     let mut seat_rows = Vec::new();
+    let owner = kinds.iter().all(|k| k.is_ai()).then(tokens::issue);
     for (seat, plan) in plans.iter().enumerate() {
         let invite_hash = if plan.reserved == Some(Reservation::Invite) {
             let (code, hash) = tokens::issue();
@@ -112,6 +113,11 @@ pub async fn create<G: TurnGame>(
             Some(hash.0.to_vec())
         } else {
             None
+        };
+        // A table of AIs alone keeps its owner token as seat 0's.
+        let token_hash = match (seat, &owner) {
+            (0, Some((_, hash))) => Some(hash.0.to_vec()),
+            _ => token_hash,
         };
         let holder = holders.get(&seat);
         seat_rows.push(SeatRow {
@@ -181,7 +187,7 @@ pub async fn create<G: TurnGame>(
         written,
     };
     let events = if loaded.record.row.status == crate::games::GameStatus::Active {
-        play_ai_seats(svc, &mut loaded).await?
+        play_ai_seats(svc, &mut loaded, allow_ai).await?
     } else {
         Vec::new()
     };
@@ -191,6 +197,7 @@ pub async fn create<G: TurnGame>(
         game: rendered(&loaded, viewer)?,
         tokens,
         invites,
+        owner_token: owner.map(|(token, _)| token),
         events,
     })
 }
@@ -315,6 +322,7 @@ pub async fn play<G: TurnGame>(
     token: Option<&TokenHash>,
     if_match: Option<i64>,
     mv: G::Move,
+    allow_ai: AiAllowance<'_>,
 ) -> ServiceResult<Outcome<G>> {
     let (mut loaded, seat) = load_as_seat::<G>(svc, id, token, if_match).await?;
     ensure_active(&loaded)?;
@@ -332,34 +340,36 @@ pub async fn play<G: TurnGame>(
         .moves_applied
         .with_label_values(&[G::NAME])
         .inc();
-    events.extend(play_ai_seats(svc, &mut loaded).await?);
+    events.extend(play_ai_seats(svc, &mut loaded, allow_ai).await?);
     Ok(Outcome::of(rendered(&loaded, Some(seat))?, events))
 }
 
-/// Plays AI seats for a game with `auto_ai` until a human must (or could) act or the game ends.
+/// Plays AI seats for a game with `auto_ai` until a human must (or could) act or the game ends:
+/// at most two rounds of the table, each move admitted by `allow_ai`. A table of AIs alone is
+/// not auto-played: it plays a move per `ai-move` of its owner.
 pub(super) async fn play_ai_seats<G: TurnGame>(
     svc: &Services,
     loaded: &mut Loaded<G>,
+    allow_ai: AiAllowance<'_>,
 ) -> ServiceResult<Vec<G::Event>> {
     let mut events = Vec::new();
-    if !loaded.game.auto_ai() {
+    let kinds = seat_kinds(&loaded.record)?;
+    if !loaded.game.auto_ai() || !kinds.contains(&SeatKind::Human) {
         return Ok(events);
     }
-    let kinds = seat_kinds(&loaded.record)?;
-    // A table of AIs alone would play a whole game inside one request: a request plays a bounded
-    // number of AI moves, and the next `ai-move` goes on from there.
-    let mut budget_left = MAX_AUTO_AI_MOVES;
-    while loaded.game.result().is_none() && !loaded.game.humans_may_interject(&kinds) {
-        if budget_left == 0 {
+    for _ in 0..2 * kinds.len() {
+        if loaded.game.result().is_some() || loaded.game.humans_may_interject(&kinds) {
             break;
         }
-        budget_left -= 1;
         let Some(seat) = loaded.game.turn() else {
             break;
         };
         let SeatKind::Ai(level) = kinds[seat] else {
             break;
         };
+        if !allow_ai() {
+            break;
+        }
         let budget = Duration::from_millis(AUTO_AI_TIME_MS);
         let choice = think(svc, loaded, seat, level, budget).await?;
         events.extend(loaded.change(svc, |game| game.apply(seat, &choice.chosen))?);
@@ -406,12 +416,14 @@ async fn think<G: TurnGame>(
 }
 
 /// An AI move for the seat to act: played for an AI seat, a hint (unless `apply`) for a human one.
+/// A table of AIs alone plays only on its owner's request.
 pub async fn ai_move<G: TurnGame>(
     svc: &Services,
     id: Uuid,
     token: Option<&TokenHash>,
     if_match: Option<i64>,
     request: AiMoveRequest,
+    allow_ai: AiAllowance<'_>,
 ) -> ServiceResult<Outcome<G>> {
     let time_ms = request.time_ms.unwrap_or(DEFAULT_AI_TIME_MS);
     if !(1..=MAX_AI_TIME_MS).contains(&time_ms) {
@@ -426,6 +438,9 @@ pub async fn ai_move<G: TurnGame>(
         return Err(ServiceError::IllegalMove("no seat is to act".into()));
     };
     let viewer = seat_of(svc, &loaded.record, token).await?;
+    if seat_kinds(&loaded.record)?.iter().all(|k| k.is_ai()) {
+        require_owner(&loaded.record, token)?;
+    }
     if is_rated(&*loaded.game, &loaded.record.seats) {
         rated_ai_move(seat, seat_kinds(&loaded.record)?[seat], viewer, &request)?;
     }
@@ -481,7 +496,7 @@ pub async fn ai_move<G: TurnGame>(
             .moves_applied
             .with_label_values(&[G::NAME])
             .inc();
-        events.extend(play_ai_seats(svc, &mut loaded).await?);
+        events.extend(play_ai_seats(svc, &mut loaded, allow_ai).await?);
     }
     Ok(Outcome {
         game: rendered(&loaded, viewer)?,
@@ -537,7 +552,7 @@ pub enum TakeBack {
     Redo,
 }
 
-/// Undo or redo. Any seat token of the game may ask; a game of AIs alone needs none.
+/// Undo or redo. Any seat token of the game may ask; a table of AIs alone, its owner token.
 pub async fn take_back<G: TurnGame>(
     svc: &Services,
     id: Uuid,
@@ -547,10 +562,13 @@ pub async fn take_back<G: TurnGame>(
 ) -> ServiceResult<Outcome<G>> {
     let mut loaded = load::<G>(svc, id).await?;
     let kinds = seat_kinds(&loaded.record)?;
-    let by = match seat_of(svc, &loaded.record, token).await? {
-        Some(seat) => seat,
-        None if kinds.iter().all(|k| k.is_ai()) => loaded.game.turn().unwrap_or(0),
-        None => return Err(missing_token()),
+    let by = if kinds.iter().all(|k| k.is_ai()) {
+        require_owner(&loaded.record, token)?;
+        loaded.game.turn().unwrap_or(0)
+    } else {
+        seat_of(svc, &loaded.record, token)
+            .await?
+            .ok_or_else(missing_token)?
     };
     check_if_match("game", loaded.record.row.version, if_match)?;
     // A rated game allows no take-back: its result is final and rates once (an undo of the

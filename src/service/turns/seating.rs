@@ -6,8 +6,8 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::{
-    check_if_match, ensure_active, load, load_as_seat, registration, rendered, save, seat_kinds,
-    Change, Outcome,
+    check_if_match, ensure_active, load, load_as_seat, registration, rendered, require_owner,
+    require_seat, save, seat_kinds, AiAllowance, Change, Outcome,
 };
 use crate::games::{GameStatus, Seat, SeatKind, SeatKindWord, TurnGame};
 use crate::service::players;
@@ -52,6 +52,7 @@ pub async fn join<G: TurnGame>(
     if_match: Option<i64>,
     request: JoinRequest,
     claimant: Option<&TokenHash>,
+    allow_ai: AiAllowance<'_>,
 ) -> ServiceResult<Joined<G>> {
     let asked = request.name.as_deref().map(PlayerName::parse).transpose()?;
     let key_player = match claimant {
@@ -98,7 +99,7 @@ pub async fn join<G: TurnGame>(
     }
     change.seats.push(taken);
     save(svc, &mut loaded, change).await?;
-    events.extend(super::play::play_ai_seats(svc, &mut loaded).await?);
+    events.extend(super::play::play_ai_seats(svc, &mut loaded, allow_ai).await?);
     Ok(Joined {
         seat,
         token,
@@ -216,6 +217,7 @@ pub async fn start<G: TurnGame>(
     id: Uuid,
     token: Option<&TokenHash>,
     if_match: Option<i64>,
+    allow_ai: AiAllowance<'_>,
 ) -> ServiceResult<Outcome<G>> {
     let (mut loaded, seat) = load_as_seat::<G>(svc, id, token, if_match).await?;
     match loaded.record.row.status {
@@ -240,24 +242,32 @@ pub async fn start<G: TurnGame>(
         Change::by(Some(seat), json!({"action": "start"})),
     )
     .await?;
-    events.extend(super::play::play_ai_seats(svc, &mut loaded).await?);
+    events.extend(super::play::play_ai_seats(svc, &mut loaded, allow_ai).await?);
     Ok(Outcome::of(rendered(&loaded, Some(seat))?, events))
 }
 
 /// Ends a game before it finished (`aborted`, which moves no score or rating): any seat of the
 /// game may, until every seat has made its first move. After that a game between two or more
-/// humans ends early only by a resignation, so that `end` is no escape from a loss.
+/// humans ends early only by a resignation, so that `end` is no escape from a loss. A table of
+/// AIs alone is ended by its owner.
 pub async fn end<G: TurnGame>(
     svc: &Services,
     id: Uuid,
     token: Option<&TokenHash>,
     if_match: Option<i64>,
 ) -> ServiceResult<Outcome<G>> {
-    let (mut loaded, seat) = load_as_seat::<G>(svc, id, token, if_match).await?;
+    let mut loaded = load::<G>(svc, id).await?;
+    let kinds = seat_kinds(&loaded.record)?;
+    let seat = if kinds.iter().all(|k| k.is_ai()) {
+        require_owner(&loaded.record, token)?;
+        None
+    } else {
+        Some(require_seat(svc, &loaded.record, token).await?)
+    };
+    check_if_match("game", loaded.record.row.version, if_match)?;
     if loaded.game.result().is_some() {
         return Err(ServiceError::GameOver);
     }
-    let kinds = seat_kinds(&loaded.record)?;
     let humans = kinds.iter().filter(|k| **k == SeatKind::Human).count();
     let under_way = loaded.record.row.status == GameStatus::Active
         && (0..kinds.len()).all(|s| loaded.game.has_moved(s));
@@ -269,13 +279,8 @@ pub async fn end<G: TurnGame>(
         ));
     }
     let events = loaded.change(svc, |game| Ok(game.abort()))?;
-    save(
-        svc,
-        &mut loaded,
-        Change::by(Some(seat), json!({"action": "end"})),
-    )
-    .await?;
-    Ok(Outcome::of(rendered(&loaded, Some(seat))?, events))
+    save(svc, &mut loaded, Change::by(seat, json!({"action": "end"}))).await?;
+    Ok(Outcome::of(rendered(&loaded, seat)?, events))
 }
 
 /// Body of `messages`.

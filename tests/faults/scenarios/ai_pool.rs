@@ -40,13 +40,20 @@ fn id_of(created: &Value) -> String {
     created["id"].as_str().unwrap().to_owned()
 }
 
-async fn ai_move(ex: &Exchange<'_>, id: &str, time_ms: u64) -> Record {
+/// An AI table: its id and owner token, which its `ai-move`s need.
+fn table_of(created: &Value) -> (String, String) {
+    let owner = created["owner_token"].as_str().expect("an owner token");
+    (id_of(created), owner.to_owned())
+}
+
+/// `ai-move` with `token` (an AI table's owner token; none for an AI seat facing a human).
+async fn ai_move(ex: &Exchange<'_>, id: &str, token: Option<&str>, time_ms: u64) -> Record {
     ex.send(
         Method::POST,
         &format!("/v1/gomoku/games/{id}/ai-move"),
         format!("POST ai-move ({time_ms} ms)"),
         Some(&json!({ "time_ms": time_ms })),
-        None,
+        token,
         None,
     )
     .await
@@ -91,11 +98,11 @@ async fn full_pool_refuses() {
         let (base, a) = (server.base.clone(), a.clone());
         tokio::spawn(async move {
             let http = http_client();
-            ai_move(&Exchange::new(&http, &base), &a, SLOW_MS).await
+            ai_move(&Exchange::new(&http, &base), &a, None, SLOW_MS).await
         })
     };
     let ex = Exchange::new(&http, &server.base);
-    let second = ai_move(&ex, &b, SLOW_MS).await;
+    let second = ai_move(&ex, &b, None, SLOW_MS).await;
     let first = first.await.unwrap();
     let all = [&first, &second];
     eprintln!("full AI pool: {}; {}", first.describe(), second.describe());
@@ -119,7 +126,7 @@ async fn full_pool_refuses() {
     }
     // The thread is free again: the refused game's ai-move is admitted now.
     let refused_game = if first.status == Some(503) { &a } else { &b };
-    let again = ai_move(&ex, refused_game, 50).await;
+    let again = ai_move(&ex, refused_game, None, 50).await;
     assert_eq!(again.status, Some(200), "{}", again.describe());
 }
 
@@ -145,7 +152,7 @@ async fn ai_flood() {
     const THINK_MS: u64 = 1500;
     let mut ai_games = Vec::new();
     for _ in 0..FLOODERS {
-        ai_games.push(id_of(&create_game(&http, &base, ai_vs_ai()).await));
+        ai_games.push(table_of(&create_game(&http, &base, ai_vs_ai()).await));
     }
     let read_game = create_games(&http, &base, 1).await.remove(0);
 
@@ -153,15 +160,16 @@ async fn ai_flood() {
     let started = Instant::now();
     let refusals = Arc::new(AtomicUsize::new(0));
     let mut flooders = Vec::new();
-    for (f, id) in ai_games.iter().enumerate() {
-        let (base, mut id, refusals) = (base.clone(), id.clone(), refusals.clone());
+    for (f, table) in ai_games.iter().enumerate() {
+        let (base, refusals) = (base.clone(), refusals.clone());
+        let (mut id, mut owner) = table.clone();
         flooders.push(tokio::spawn(async move {
             let http = http_client();
             let mut ex = Exchange::new(&http, &base);
             ex.game = f;
             let mut out = Vec::new();
             while started.elapsed() < flood_for {
-                let r = ai_move(&ex, &id, THINK_MS).await;
+                let r = ai_move(&ex, &id, Some(&owner), THINK_MS).await;
                 let refused = r.status == Some(503);
                 let over = r.status == Some(409) && r.code == "game_over";
                 out.push(r);
@@ -172,7 +180,7 @@ async fn ai_flood() {
                 }
                 if over {
                     // The AIs finished the game: flood a new one.
-                    id = id_of(&create_game(&http, &base, ai_vs_ai()).await);
+                    (id, owner) = table_of(&create_game(&http, &base, ai_vs_ai()).await);
                 }
             }
             out
