@@ -5,13 +5,14 @@ FROM rust:1.95-bookworm AS build
 WORKDIR /src
 
 # 1. The dependencies alone, on stand-in sources: this layer is rebuilt only when Cargo.toml or
-#    Cargo.lock change, not on every edit of src/. Cargo.toml names the Poker bench, so its file
+#    Cargo.lock change, not on every edit of src/. Cargo.toml names the benches, so their files
 #    must exist too (examples and tests are found by directory and are not needed).
 COPY Cargo.toml Cargo.lock ./
 RUN mkdir -p src benches \
  && echo 'fn main() {}' > src/main.rs \
  && touch src/lib.rs \
  && echo 'fn main() {}' > benches/poker.rs \
+ && echo 'fn main() {}' > benches/create_flood.rs \
  && cargo build --release --locked --bin parlor \
  && rm -rf src benches
 

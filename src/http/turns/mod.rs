@@ -209,7 +209,7 @@ async fn report<G: TurnGame>(
         )));
     }
     if (spec.thinks)(&query) {
-        super::limits::admit_ai(&req)?;
+        super::limits::admit_ai(&req).await?;
     }
     Ok(match turns::report::<G>(&app, id, &name, &query).await? {
         Report::Json(value) => HttpResponse::Ok().json(value),
