@@ -18,7 +18,7 @@ pub struct SqliteStore {
     /// saturated server's p99 move fell from 83 to 12–15 ms). And in WAL mode a connection empties
     /// its page cache whenever another connection has written, so a change spread over the pool
     /// began by reading its pages back; the one writer keeps its cache (10 % off a move).
-    /// Measured in docs/PERFORMANCE.md, "SQLite: one connection for every change".
+    /// Why, with the numbers: docs/decisions/0001-sqlite-one-writer.md.
     writer: SqlitePool,
 }
 
@@ -106,8 +106,8 @@ where
 }
 
 // A change rewrites the row's page whatever the row's size: pieces bought nothing here, before and
-// after the move list was stored last (measured in docs/PERFORMANCE.md), so every state is stored
-// whole.
+// after the move list was stored last (measured; the runs are in the git history of
+// docs/PERFORMANCE.md), so every state is stored whole.
 impl_sql_store!(SqliteStore, pieces: false, state_param: state_text);
 
 /// A state as the text column holds it: the JSON text itself.

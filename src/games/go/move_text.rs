@@ -1,9 +1,10 @@
 //! A game's move list written out, a move at a time, in the two forms requests need: the answer's
 //! JSON list of names (`["D4","pass"]`) and the store's packed string (`"BddW.."`). Written anew
 //! for every request, both grew with the game, so a move at move 300 cost more than one at the
-//! start (docs/PERFORMANCE.md, "a move late in a long game"). Kept written, a save copies the
-//! packed string into the stored state, and an answer shares the list of names (an `Arc`): the
-//! answer is written and dropped before the next move appends to it, which then needs no copy.
+//! start (what it costs now: docs/PERFORMANCE.md, "Go: a move late in a long game"). Kept
+//! written, a save copies the packed string into the stored state, and an answer shares the list
+//! of names (an `Arc`): the answer is written and dropped before the next move appends to it,
+//! which then needs no copy.
 
 use std::sync::Arc;
 

@@ -13,7 +13,7 @@
 //!   coloured cards (each a possible top card later) on which some card it keeps would fit.
 //!   This reach counts for more than one step of the kind order, so a card whose play leaves
 //!   the hand stuck on more of the cards to come waits (measured: +0.5 points, see
-//!   docs/PERFORMANCE.md).
+//!   the git history of docs/PERFORMANCE.md).
 //! - A seat that acts right after the card and holds one card is stopped if it can be: each
 //!   candidate loses score by the chance that seat can follow it, from the unseen cards, what
 //!   the table knows the seat lacks, and the colour it named with a wild just before (a seat
