@@ -12,7 +12,7 @@
 
 use std::time::Duration;
 
-use parlor::games::go::GoTable;
+use parlor::games::go::GoGame;
 use parlor::games::gomoku::GomokuGame;
 use parlor::games::{AiBudget, AiLevel, SeatKind, TurnGame};
 use serde_json::{json, Value};
@@ -144,7 +144,7 @@ fn ladder<G: TurnGame>(args: &Args) {
 fn main() {
     let args = parse_args();
     match args.game.as_str() {
-        "go" => ladder::<GoTable>(&args),
+        "go" => ladder::<GoGame>(&args),
         "gomoku" => ladder::<GomokuGame>(&args),
         other => panic!("{other} is not a rated game (go, gomoku)"),
     }

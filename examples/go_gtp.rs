@@ -6,14 +6,15 @@
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
-use parlor::games::go::ai::{choose, GoAiRequest, Level};
+use parlor::games::go::ai::{choose, GoAiRequest};
 use parlor::games::go::board::{Board, Color, Pt};
+use parlor::games::AiLevel;
 
 /// GTP column letters: A..Z without I.
 const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
 
 struct Options {
-    level: Level,
+    level: AiLevel,
     seconds: f64,
     threads: usize,
     seed: u64,
@@ -68,7 +69,7 @@ fn main() {
 
 fn parse_options() -> Options {
     let mut o = Options {
-        level: Level::Hard,
+        level: AiLevel::Hard,
         seconds: 1.0,
         threads: 1,
         seed: 1,
@@ -82,9 +83,9 @@ fn parse_options() -> Options {
         match args[i].as_str() {
             "--level" => {
                 o.level = match value {
-                    "easy" => Level::Easy,
-                    "normal" => Level::Normal,
-                    _ => Level::Hard,
+                    "easy" => AiLevel::Easy,
+                    "normal" => AiLevel::Normal,
+                    _ => AiLevel::Hard,
                 }
             }
             "--time" => o.seconds = value.parse().unwrap_or(1.0),

@@ -12,8 +12,9 @@
 
 use std::time::{Duration, Instant};
 
-use parlor::games::go::ai::{choose, ownership, GoAiRequest, Level};
+use parlor::games::go::ai::{choose, ownership, GoAiRequest};
 use parlor::games::go::board::{Board, Color};
+use parlor::games::AiLevel;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -76,7 +77,7 @@ fn midgame(size: usize, moves: usize) -> (Board, Color) {
     let mut board = Board::new(size);
     let mut color = Color::Black;
     for i in 0..moves {
-        let mut req = GoAiRequest::new(&board, color, 7.0, Level::Easy, Duration::ZERO);
+        let mut req = GoAiRequest::new(&board, color, 7.0, AiLevel::Easy, Duration::ZERO);
         req.seed = i as u64;
         match choose(&req).play {
             Some(p) => {
@@ -109,7 +110,7 @@ fn search_playouts(board: &Board, to_move: Color, seconds: f64) -> (f64, Option<
         board,
         to_move,
         7.0,
-        Level::Hard,
+        AiLevel::Hard,
         Duration::from_secs_f64(seconds),
     );
     let (start, cpu_start) = (Instant::now(), thread_cpu_seconds());

@@ -6,8 +6,9 @@
 
 use std::time::Duration;
 
-use parlor::games::go::ai::{choose, GoAiRequest, Level};
+use parlor::games::go::ai::{choose, GoAiRequest};
 use parlor::games::go::board::{Board, Color};
+use parlor::games::AiLevel;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -23,7 +24,7 @@ fn main() {
         "move", "colour", "play", "reused", "share"
     );
     for number in 1..=moves {
-        let mut req = GoAiRequest::new(&board, color, 7.0, Level::Hard, Duration::from_secs(600));
+        let mut req = GoAiRequest::new(&board, color, 7.0, AiLevel::Hard, Duration::from_secs(600));
         req.max_playouts = Some(playouts);
         req.seed = number as u64;
         req.history_hashes = &history;

@@ -15,8 +15,9 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 
-use parlor::games::uno::ai::{self, Level, Limits};
+use parlor::games::uno::ai::{self, Limits};
 use parlor::games::uno::{Outcome, Rules, Uno, UnoAction};
+use parlor::games::AiLevel;
 
 /// UNO simulations: easy-bot speed, or one `normal`/`hard` seat against `easy` bots.
 #[derive(Parser)]
@@ -26,7 +27,7 @@ struct Args {
     games: u64,
     /// The tested seat's level (`easy`: every seat easy, for speed).
     #[arg(long, default_value = "easy", value_parser = parse_level)]
-    level: Level,
+    level: AiLevel,
     /// `hard`'s think time a move.
     #[arg(long, default_value_t = 100)]
     time_ms: u64,
@@ -42,7 +43,7 @@ struct Args {
     all_rules: bool,
 }
 
-fn parse_level(word: &str) -> Result<Level, String> {
+fn parse_level(word: &str) -> Result<AiLevel, String> {
     serde_json::from_value(serde_json::Value::String(word.to_owned()))
         .map_err(|_| format!("{word:?} is not a level: easy, normal or hard"))
 }
@@ -58,7 +59,7 @@ struct SearchStats {
 /// winner and the number of actions.
 fn play_game(
     game: &mut Uno,
-    tested: Option<(usize, Level)>,
+    tested: Option<(usize, AiLevel)>,
     args: &Args,
     seed: u64,
     stats: &mut SearchStats,
@@ -73,7 +74,7 @@ fn play_game(
         let jumper = (0..game.seats()).find_map(|s| {
             let level = match tested {
                 Some((t, level)) if t == s => level,
-                _ => Level::Easy,
+                _ => AiLevel::Easy,
             };
             ai::jump_in(game, s, level).map(|a| (s, a))
         });
@@ -149,7 +150,7 @@ fn main() {
             .wrapping_add(g);
         let mut game = Uno::new(args.seats, rules, seed).expect("valid table");
         let tested_seat = (g % args.seats as u64) as usize;
-        let tested = (args.level != Level::Easy).then_some((tested_seat, args.level));
+        let tested = (args.level != AiLevel::Easy).then_some((tested_seat, args.level));
         let (winner, actions) = play_game(&mut game, tested, &args, seed, &mut stats);
         total_actions += u64::from(actions);
         match winner {
@@ -162,7 +163,7 @@ fn main() {
             None => unfinished += 1,
         }
         // Slow (`hard`) runs report as they go, so a run cut short still says something.
-        if args.level == Level::Hard && (g + 1) % 100 == 0 {
+        if args.level == AiLevel::Hard && (g + 1) % 100 == 0 {
             eprintln!("after {} games: {wins} wins", g + 1);
         }
     }
@@ -187,7 +188,7 @@ fn main() {
             stats.iterations as f64 / stats.moves as f64
         );
     }
-    if args.level != Level::Easy {
+    if args.level != AiLevel::Easy {
         let p = wins as f64 / n;
         let (low, high) = wilson_interval(wins, args.games);
         println!(

@@ -11,7 +11,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 
-use super::go::GoTable;
+use super::go::GoGame;
 use super::gomoku::GomokuGame;
 use super::uno::{Card, Color, UnoGame, DISTINCT_CARDS};
 use super::{AiBudget, AiLevel, RuleError, Seat, SeatKind, TurnGame};
@@ -148,7 +148,7 @@ fn board_point(rng: &mut ChaCha8Rng, columns: &str, size: u32) -> Value {
 #[test]
 fn refused_go_actions_change_nothing() {
     let options = json!({"size": 9, "players": players(2)});
-    refusals_change_nothing::<GoTable>(options, 2, 30, |rng| board_point(rng, "ABCDEFGHJK", 9));
+    refusals_change_nothing::<GoGame>(options, 2, 30, |rng| board_point(rng, "ABCDEFGHJK", 9));
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! to [`visit_turn_games`]. Routes, the OpenAPI document, the `game` filter of the listing and the
 //! leaderboard's games all come from this list.
 
-use super::go::GoTable;
+use super::go::GoGame;
 use super::gomoku::GomokuGame;
 use super::uno::UnoGame;
 use super::TurnGame;
@@ -15,7 +15,7 @@ pub trait TurnGameVisitor {
 /// Calls `visitor` once per game, in this order (the order of the documentation, too).
 pub fn visit_turn_games(visitor: &mut impl TurnGameVisitor) {
     visitor.visit::<GomokuGame>();
-    visitor.visit::<GoTable>();
+    visitor.visit::<GoGame>();
     visitor.visit::<UnoGame>();
 }
 

@@ -761,7 +761,7 @@ conformance!(
 
 conformance!(
     go,
-    parlor::games::go::GoTable,
+    parlor::games::go::GoGame,
     Fixture {
         create: json!({"size": 9, "players": [{"name": "alice"}, {"name": "bob"}]}),
         first: json!({"move": "E5"}),

@@ -402,7 +402,7 @@ async fn rated_games_move_ratings_once(app: TestApp) {
     )
     .await
     .expect(200);
-    let hard = <parlor::games::go::GoTable as parlor::games::TurnGame>::RATINGS
+    let hard = <parlor::games::go::GoGame as parlor::games::TurnGame>::RATINGS
         .unwrap()
         .hard;
     let want = after_game(&[

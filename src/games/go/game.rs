@@ -153,7 +153,7 @@ pub enum GoError {
     /// A stone named dead where there is none.
     #[error("{0} has no stone to count as dead")]
     NoStone(Vertex),
-    /// The game has as many moves as [`GoGame::move_cap`] allows: only a pass or a resignation.
+    /// The game has as many moves as [`Go::move_cap`] allows: only a pass or a resignation.
     #[error("the game has reached its cap of {0} moves (three times the board's points): pass or resign")]
     MoveCap(usize),
 }
@@ -347,7 +347,7 @@ struct Resigned(#[serde(with = "ColorDef")] Color);
 /// A game of Go. Serializes as its [`StoredGame`] record; deserializing replays it.
 #[derive(Deserialize)]
 #[serde(try_from = "StoredGame")]
-pub struct GoGame {
+pub struct Go {
     options: GoOptions,
     setup: Setup,
     first: Color,
@@ -366,14 +366,14 @@ pub struct GoGame {
 /// Copies with room for the next moves: a request that copies a game (when a read still holds it)
 /// then plays a move on it, and a copy made exactly full would copy every growing list again to
 /// add that move.
-impl Clone for GoGame {
+impl Clone for Go {
     fn clone(&self) -> Self {
         fn roomy<T: Copy>(list: &[T]) -> Vec<T> {
             let mut copy = Vec::with_capacity(list.len() + ROOM);
             copy.extend_from_slice(list);
             copy
         }
-        GoGame {
+        Go {
             options: self.options,
             setup: self.setup.clone(),
             first: self.first,
@@ -390,7 +390,7 @@ impl Clone for GoGame {
 /// Moves a copy of a game has room for before its lists grow.
 pub(super) const ROOM: usize = 16;
 
-impl Serialize for GoGame {
+impl Serialize for Go {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         StoredGameRef {
             options: &self.options,
@@ -404,11 +404,11 @@ impl Serialize for GoGame {
     }
 }
 
-impl TryFrom<StoredGame> for GoGame {
+impl TryFrom<StoredGame> for Go {
     type Error = String;
 
     fn try_from(stored: StoredGame) -> Result<Self, String> {
-        let mut game = GoGame::with_setup(stored.options, stored.setup, stored.first)
+        let mut game = Go::with_setup(stored.options, stored.setup, stored.first)
             .map_err(|e| format!("stored Go game: {e}"))?;
         game.replay(&stored.moves)
             .map_err(|(n, e)| format!("stored Go game, move {n}: {e}"))?;
@@ -418,7 +418,7 @@ impl TryFrom<StoredGame> for GoGame {
     }
 }
 
-impl PartialEq for GoGame {
+impl PartialEq for Go {
     /// Two games are equal when their records are; the board follows from the record.
     fn eq(&self, other: &Self) -> bool {
         self.options == other.options
@@ -430,9 +430,9 @@ impl PartialEq for GoGame {
     }
 }
 
-impl fmt::Debug for GoGame {
+impl fmt::Debug for Go {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("GoGame")
+        f.debug_struct("Go")
             .field("options", &self.options)
             .field("setup", &self.setup)
             .field("first", &self.first)
@@ -443,7 +443,7 @@ impl fmt::Debug for GoGame {
     }
 }
 
-impl GoGame {
+impl Go {
     /// A fresh game on an empty board; black moves first.
     pub fn new(options: GoOptions) -> Result<Self, GoError> {
         Self::with_setup(options, Setup::default(), Color::Black)
@@ -482,7 +482,7 @@ impl GoGame {
             });
         }
         let history = Positions::starting_at(board.hash());
-        Ok(GoGame {
+        Ok(Go {
             options,
             setup,
             first,
@@ -695,7 +695,7 @@ impl GoGame {
     }
 
     /// Replays taken-back moves, at least one, until `is_human` says a human is to move (or the
-    /// line runs out): the mirror of [`GoGame::undo_until`].
+    /// line runs out): the mirror of [`Go::undo_until`].
     pub fn redo_until(
         &mut self,
         is_human: impl Fn(Color) -> bool,
@@ -849,7 +849,7 @@ impl GoGame {
         self.place(turn)
     }
 
-    /// Plays one turn that [`GoGame::check`] has passed (the live path checks it before it counts
+    /// Plays one turn that [`Go::check`] has passed (the live path checks it before it counts
     /// the captures, and need not check it twice).
     fn place(&mut self, turn: Turn) -> Result<(), GoError> {
         let Turn { color, play } = turn;
@@ -916,7 +916,7 @@ impl GoGame {
 
     /// Rebuilds the board from the setup and `moves`, which this game played before.
     fn rebuild(&mut self, moves: &[Turn]) {
-        let fresh = GoGame::with_setup(self.options, self.setup.clone(), self.first)
+        let fresh = Go::with_setup(self.options, self.setup.clone(), self.first)
             .expect("the setup was accepted before");
         let redo = std::mem::take(&mut self.redo);
         let resigned = self.resigned;

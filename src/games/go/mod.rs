@@ -17,10 +17,10 @@ pub mod vertex;
 mod tests;
 
 pub use game::{
-    color_name, color_of_seat, handicap_points, seat_of, GoEndReason, GoError, GoEvent, GoGame,
+    color_name, color_of_seat, handicap_points, seat_of, Go, GoEndReason, GoError, GoEvent,
     GoOptions, GoResult, GoView, IllegalReason, Setup, Turn,
 };
 pub use score::{Captures, ScoreReport, Scoring, SideScore};
 pub use sgf::{SgfError, SgfMeta};
-pub use turn::{GoCreate, GoMove, GoScore, GoTable};
+pub use turn::{GoCreate, GoGame, GoMove, GoScore};
 pub use vertex::{GoPlay, Vertex, VertexError};

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::board::Color;
-use super::game::{GoError, GoGame, GoOptions, IllegalReason, Setup, Turn};
+use super::game::{Go, GoError, GoOptions, IllegalReason, Setup, Turn};
 use super::score::Scoring;
 use super::vertex::{GoPlay, Vertex};
 
@@ -35,9 +35,9 @@ pub enum SgfError {
     },
 }
 
-impl GoGame {
+impl Go {
     /// A game replayed from an SGF record's main line, with the record's player names and date.
-    pub fn from_sgf(text: &str) -> Result<(GoGame, SgfMeta), SgfError> {
+    pub fn from_sgf(text: &str) -> Result<(Go, SgfMeta), SgfError> {
         import(text)
     }
 
@@ -49,7 +49,7 @@ impl GoGame {
 
 /// Writes `game` as an SGF record: GM, FF, CA, SZ, KM, RU, PB/PW, DT, RE, setup stones, moves
 /// (a pass is `[]`).
-pub fn export(game: &GoGame, meta: &SgfMeta) -> String {
+pub fn export(game: &Go, meta: &SgfMeta) -> String {
     let size = game.size();
     let options = game.options();
     let mut out = String::from("(;GM[1]FF[4]CA[UTF-8]AP[Parlor:1]");
@@ -93,7 +93,7 @@ pub fn export(game: &GoGame, meta: &SgfMeta) -> String {
 }
 
 /// Reads the first game of an SGF collection, following the first variation at every branch.
-pub fn import(text: &str) -> Result<(GoGame, SgfMeta), SgfError> {
+pub fn import(text: &str) -> Result<(Go, SgfMeta), SgfError> {
     let nodes = Parser::new(text).main_line()?;
     let (root, rest) = nodes
         .split_first()
@@ -194,7 +194,7 @@ pub fn import(text: &str) -> Result<(GoGame, SgfMeta), SgfError> {
         (None, None) if !setup.black.is_empty() && setup.white.is_empty() => Color::White,
         (None, None) => Color::Black,
     };
-    let mut game = GoGame::with_setup(options, setup, first).map_err(|e| match e {
+    let mut game = Go::with_setup(options, setup, first).map_err(|e| match e {
         GoError::Illegal {
             at,
             reason: IllegalReason::Occupied,

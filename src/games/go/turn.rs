@@ -1,4 +1,4 @@
-//! Go as a [`TurnGame`]: seat 0 plays black, seat 1 white. The rules live in [`GoGame`]; this
+//! Go as a [`TurnGame`]: seat 0 plays black, seat 1 white. The rules live in [`Go`]; this
 //! adapter adds what the table knows (the players' names for the SGF record, whether the game was
 //! ended from outside, whether the AI may resign) and the two reports, `score` and `sgf`.
 
@@ -10,10 +10,10 @@ use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::openapi::RefOr;
 use utoipa::ToSchema;
 
-use super::ai::{self, Analysis, GoAiRequest, Level};
+use super::ai::{self, Analysis, GoAiRequest};
 use super::board::{Board, Color, Pt};
 use super::game::GoView;
-use super::game::{color_of_seat, seat_of, GoError, GoEvent, GoGame, GoOptions};
+use super::game::{color_of_seat, seat_of, Go, GoError, GoEvent, GoOptions};
 use super::score::{ScoreReport, Scoring};
 use super::sgf::SgfMeta;
 use super::vertex::{GoPlay, Vertex};
@@ -95,7 +95,7 @@ pub struct GoMove {
 /// Stored with the game last, so that its move list ends the text: a move changes only the last
 /// bytes of what was stored, and the store writes only the end (`STATE_GROWS_AT_END`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct GoTable {
+pub struct GoGame {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     ai_resign: bool,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -108,7 +108,7 @@ pub struct GoTable {
     /// Created with `"rated": false`, or from an SGF record.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     unrated: bool,
-    game: GoGame,
+    game: Go,
 }
 
 /// The answer of `GET …/score`: the count, and with `estimate=true` what the playouts said.
@@ -140,14 +140,6 @@ fn rule_error(err: GoError) -> RuleError {
             expected: seat_of(expected),
         },
         GoError::GameOver => RuleError::GameOver,
-    }
-}
-
-fn engine_level(level: AiLevel) -> Level {
-    match level {
-        AiLevel::Easy => Level::Easy,
-        AiLevel::Normal => Level::Normal,
-        AiLevel::Hard => Level::Hard,
     }
 }
 
@@ -284,17 +276,16 @@ static REPORTS: &[ReportSpec] = &[
     },
 ];
 
-impl GoTable {
+impl GoGame {
     /// The rules' game.
-    pub fn game(&self) -> &GoGame {
+    pub fn game(&self) -> &Go {
         &self.game
     }
 
     /// A game created from an SGF record: its rules, setup and moves; `superko` replays it under
     /// that rule too.
-    fn from_record(text: &str, superko: bool) -> Result<GoGame, RuleError> {
-        let (game, _) =
-            GoGame::from_sgf(text).map_err(|e| RuleError::InvalidOptions(e.to_string()))?;
+    fn from_record(text: &str, superko: bool) -> Result<Go, RuleError> {
+        let (game, _) = Go::from_sgf(text).map_err(|e| RuleError::InvalidOptions(e.to_string()))?;
         if !superko {
             return Ok(game);
         }
@@ -304,7 +295,7 @@ impl GoTable {
         };
         let first = game.moves().first().map_or(game.next(), |turn| turn.color);
         let mut strict =
-            GoGame::with_setup(options, game.setup().clone(), first).map_err(rule_error)?;
+            Go::with_setup(options, game.setup().clone(), first).map_err(rule_error)?;
         strict.replay(game.moves()).map_err(|(number, e)| {
             RuleError::InvalidOptions(format!(
                 "move {number} of the SGF record is illegal under superko: {e}"
@@ -441,7 +432,7 @@ impl GoTable {
     }
 }
 
-impl TurnGame for GoTable {
+impl TurnGame for GoGame {
     const NAME: &'static str = "go";
     const DESCRIPTION: &'static str =
         "Go (seed 004): captures, ko and optional superko, undo and redo, the seed's count, SGF in and out, an MCTS AI";
@@ -480,9 +471,9 @@ impl TurnGame for GoTable {
                 }
                 Self::from_record(text, options.superko.unwrap_or(false))?
             }
-            None => GoGame::new(Self::options_from(options)?).map_err(rule_error)?,
+            None => Go::new(Self::options_from(options)?).map_err(rule_error)?,
         };
-        let table = GoTable {
+        let table = GoGame {
             game,
             ai_resign: options.ai_resign.unwrap_or(false),
             aborted: false,
@@ -591,7 +582,7 @@ impl TurnGame for GoTable {
             board,
             self.game.next(),
             options.komi as f32,
-            engine_level(level),
+            level,
             budget.time.max(Duration::from_millis(1)),
         );
         request.history_hashes = self.game.history_hashes();
@@ -676,7 +667,7 @@ impl TurnGame for GoTable {
 mod tests {
     use super::*;
 
-    fn table(size: i64, seats: &[SeatKind]) -> GoTable {
+    fn table(size: i64, seats: &[SeatKind]) -> GoGame {
         let options = GoCreate {
             size: Some(size),
             players: vec![PlayerSpec::default(), PlayerSpec::default()],
@@ -684,7 +675,7 @@ mod tests {
             takeback: Some(TakebackRule::Any),
             ..GoCreate::default()
         };
-        GoTable::new(&options, seats, 0).expect("valid options")
+        GoGame::new(&options, seats, 0).expect("valid options")
     }
 
     #[test]
@@ -827,7 +818,7 @@ mod tests {
         assert_eq!(game.result(), Some(GameResult::aborted()));
         assert_eq!(game.apply(0, &mv("E5")), Err(RuleError::GameOver));
         let stored = serde_json::to_value(&game).unwrap();
-        let loaded: GoTable = serde_json::from_value(stored).unwrap();
+        let loaded: GoGame = serde_json::from_value(stored).unwrap();
         assert_eq!(loaded.result(), Some(GameResult::aborted()));
     }
 }

@@ -19,7 +19,6 @@ mod tests;
 mod twins;
 
 pub use action::{Outcome, UnoAction, UnoError, UnoEvent};
-pub use ai::Level;
 pub use card::{full_deck, Card, CardCodeError, Color, Symbol, DISTINCT_CARDS};
 pub use deck::{check_deck, DeckSource};
 pub use game::{

@@ -8,7 +8,7 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::ai::{self, Level, Limits};
+use super::ai::{self, Limits};
 use super::{
     Card, DeckOrigin, DeckSource, Outcome, Rules, Uno, UnoAction, UnoError, UnoEvent, UnoView,
 };
@@ -184,14 +184,6 @@ fn engine_error(err: UnoError) -> RuleError {
     }
 }
 
-fn level_of(level: AiLevel) -> Level {
-    match level {
-        AiLevel::Easy => Level::Easy,
-        AiLevel::Normal => Level::Normal,
-        AiLevel::Hard => Level::Hard,
-    }
-}
-
 impl TurnGame for UnoGame {
     const NAME: &'static str = "uno";
     const DESCRIPTION: &'static str =
@@ -360,7 +352,7 @@ impl TurnGame for UnoGame {
         let decision = ai::decide(
             &self.table,
             seat,
-            level_of(level),
+            level,
             Limits {
                 time: budget.time,
                 max_iterations: ai::DEFAULT_MAX_ITERATIONS,

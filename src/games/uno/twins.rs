@@ -19,7 +19,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::ai::{self, Level, Limits};
+use super::ai::{self, Limits};
 use super::card::{full_deck, Card};
 use super::{Rules, UnoAction, UnoGame, UnoOptions, HAND_SIZE};
 use crate::games::{AiLevel, SeatKind, TurnGame};
@@ -29,11 +29,9 @@ const GAMES: u64 = 3_000;
 /// `hard`'s budget in the twin games: games played per decision, never a clock.
 const HARD_GAMES: u64 = 3;
 
-fn level_of(kind: SeatKind) -> Option<Level> {
+fn level_of(kind: SeatKind) -> Option<AiLevel> {
     match kind {
-        SeatKind::Ai(AiLevel::Easy) => Some(Level::Easy),
-        SeatKind::Ai(AiLevel::Normal) => Some(Level::Normal),
-        SeatKind::Ai(AiLevel::Hard) => Some(Level::Hard),
+        SeatKind::Ai(level) => Some(level),
         _ => None,
     }
 }
@@ -124,7 +122,7 @@ struct Step {
 }
 
 /// The AI at `seat` decides; `spent` is the budget it used.
-fn ai_step(game: &UnoGame, seat: usize, level: Level, easy: &[usize], seed: u64) -> Step {
+fn ai_step(game: &UnoGame, seat: usize, level: AiLevel, easy: &[usize], seed: u64) -> Step {
     let limits = Limits {
         time: Duration::from_secs(3600),
         max_iterations: HARD_GAMES,

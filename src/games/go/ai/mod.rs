@@ -36,17 +36,10 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Serialize, Serializer};
 
 use super::board::{Board, Color, Pt, BLACK, EMPTY, WHITE};
+use crate::games::AiLevel;
 use playout::Policy;
 use rng::PlayoutRng;
 use search::{Config, Limits, Root};
-
-/// How strong (and how slow) the AI plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Level {
-    Easy,
-    Normal,
-    Hard,
-}
 
 /// Everything the AI needs to choose a move.
 #[derive(Clone, Debug)]
@@ -58,7 +51,7 @@ pub struct GoAiRequest<'a> {
     pub history_hashes: &'a [u64],
     /// Avoid root moves that recreate a position in `history_hashes`.
     pub superko: bool,
-    pub level: Level,
+    pub level: AiLevel,
     /// Thinking time; the search stops at the first clock check after it.
     pub budget: Duration,
     pub seed: u64,
@@ -82,7 +75,7 @@ impl<'a> GoAiRequest<'a> {
         board: &'a Board,
         to_move: Color,
         komi: f32,
-        level: Level,
+        level: AiLevel,
         budget: Duration,
     ) -> Self {
         GoAiRequest {
@@ -163,7 +156,7 @@ pub fn choose(req: &GoAiRequest) -> GoAiMove {
 /// [`choose`] with the searches kept in `cache` (when `req.reuse_tree`).
 fn choose_with(req: &GoAiRequest, cache: &Mutex<reuse::Cache>) -> GoAiMove {
     let banned: &[u64] = if req.superko { req.history_hashes } else { &[] };
-    if req.level == Level::Easy {
+    if req.level == AiLevel::Easy {
         let mut rng = ChaCha8Rng::seed_from_u64(req.seed);
         let play = easy::choose(req.board, req.to_move, banned, &mut rng);
         let analysis = Analysis {
@@ -179,7 +172,7 @@ fn choose_with(req: &GoAiRequest, cache: &Mutex<reuse::Cache>) -> GoAiMove {
             analysis,
         };
     }
-    let hard = req.level == Level::Hard;
+    let hard = req.level == AiLevel::Hard;
     let cfg = Config {
         policy: Policy { patterns: true },
         pattern_priors: hard,
@@ -412,7 +405,7 @@ mod tests {
         "..XXOO.", "..XXOO.", "..XXOO.", "..XXOO.", "..XXOO.", "..XXOO.", "..XXOO.",
     ];
 
-    fn request(board: &Board, to_move: Color, level: Level, playouts: u64) -> GoAiRequest<'_> {
+    fn request(board: &Board, to_move: Color, level: AiLevel, playouts: u64) -> GoAiRequest<'_> {
         let mut req = GoAiRequest::new(board, to_move, 0.5, level, Duration::from_secs(60));
         req.max_playouts = Some(playouts);
         req.seed = 11;
@@ -433,7 +426,7 @@ mod tests {
             board.play(Color::White, board.pt(2, 4)).unwrap();
             // Enough playouts that the kept subtree holds far more visits than the root moves
             // left out of the listed candidates do (the check at the end compares the two).
-            let mut req = request(&board, Color::Black, Level::Hard, 3000);
+            let mut req = request(&board, Color::Black, AiLevel::Hard, 3000);
             req.threads = threads;
             req.reuse_tree = true;
             let first = choose_with(&req, &cache);
@@ -447,7 +440,7 @@ mod tests {
             let mut after = board.clone();
             after.play(Color::Black, ours).unwrap();
             after.play(Color::White, reply).unwrap();
-            let mut next = request(&after, Color::Black, Level::Hard, 800);
+            let mut next = request(&after, Color::Black, AiLevel::Hard, 800);
             next.threads = threads;
             next.reuse_tree = true;
             // Other rules (here the komi) make another game: a fresh search.
@@ -485,7 +478,7 @@ mod tests {
         b.play(Color::Black, b.pt(3, 3)).unwrap();
         b.play(Color::White, b.pt(2, 4)).unwrap();
         for threads in [1, 2] {
-            let mut req = request(&b, Color::Black, Level::Hard, 600);
+            let mut req = request(&b, Color::Black, AiLevel::Hard, 600);
             req.threads = threads;
             let first = choose(&req);
             let second = choose(&req);
@@ -517,10 +510,10 @@ mod tests {
             ".......", ".XXX...", "XOOOX..", ".XOO...", ".XOX...", "..X....", ".......",
         ]);
         assert_eq!(b.liberties(b.pt(2, 3)), 1);
-        let answer = choose(&request(&b, Color::Black, Level::Hard, 800));
+        let answer = choose(&request(&b, Color::Black, AiLevel::Hard, 800));
         assert_eq!(answer.play, Some(b.pt(4, 3)));
         assert_eq!(answer.analysis.pv.first(), Some(&b.pt(4, 3)));
-        let answer = choose(&request(&b, Color::Black, Level::Normal, 800));
+        let answer = choose(&request(&b, Color::Black, AiLevel::Normal, 800));
         assert_eq!(answer.play, Some(b.pt(4, 3)));
     }
 
@@ -530,7 +523,7 @@ mod tests {
         let b = setup(&WALLS);
         // Every seed: passing here must not be a lucky draw of the playouts.
         for seed in 0..12 {
-            let mut req = request(&b, Color::Black, Level::Hard, 400);
+            let mut req = request(&b, Color::Black, AiLevel::Hard, 400);
             req.seed = seed;
             let answer = choose(&req);
             assert_eq!(
@@ -539,7 +532,7 @@ mod tests {
             );
             assert!(!answer.resign);
         }
-        let easy = choose(&request(&b, Color::Black, Level::Easy, 0));
+        let easy = choose(&request(&b, Color::Black, AiLevel::Easy, 0));
         assert!(
             easy.play.is_some(),
             "easy only refuses true eyes; it still has moves here"
@@ -554,7 +547,7 @@ mod tests {
             let mut b = Board::new(size);
             b.play(Color::Black, b.pt(size / 2, size / 2)).unwrap();
             for seed in 0..4 {
-                let mut req = request(&b, Color::White, Level::Hard, 300);
+                let mut req = request(&b, Color::White, AiLevel::Hard, 300);
                 req.komi = 7.0;
                 req.seed = seed;
                 let answer = choose(&req);
@@ -570,7 +563,7 @@ mod tests {
     fn resigns_only_when_allowed_and_clearly_lost() {
         // White has a living wall of eyes covering the board; Black a lone stone.
         let b = setup(&["OOOOO", "O.O.O", "OOOOO", "O.O.O", "OOOOX"]);
-        let mut req = request(&b, Color::Black, Level::Hard, 2500);
+        let mut req = request(&b, Color::Black, AiLevel::Hard, 2500);
         assert!(!choose(&req).resign);
         req.resign_allowed = true;
         let answer = choose(&req);

@@ -15,7 +15,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use super::super::board::{Board, Color, Pt};
 use super::search::Tree;
-use super::Level;
+use crate::games::AiLevel;
 
 /// Searches kept at once (several games may be played at the same time).
 const ENTRIES: usize = 4;
@@ -26,7 +26,7 @@ const MAX_NODES: usize = 2_000_000;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Rules {
     pub komi: f32,
-    pub level: Level,
+    pub level: AiLevel,
     pub superko: bool,
     pub threads: usize,
 }

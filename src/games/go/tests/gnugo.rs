@@ -9,7 +9,7 @@
 use serde::Deserialize;
 
 use super::super::board::Color;
-use super::super::game::{GoError, GoGame, GoOptions, IllegalReason};
+use super::super::game::{Go, GoError, GoOptions, IllegalReason};
 use super::super::score::Scoring;
 use super::super::vertex::{GoPlay, Vertex};
 
@@ -65,7 +65,7 @@ fn our_engine_agrees_with_gnu_go_move_by_move_and_on_the_score() {
             scoring: Scoring::Territory,
             superko: false,
         };
-        let mut game = GoGame::new(options).unwrap();
+        let mut game = Go::new(options).unwrap();
         for (i, fm) in fg.moves.iter().enumerate() {
             let at = format!(
                 "game {n} (seed {}, {}×{}), move {}",

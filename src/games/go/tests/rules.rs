@@ -1,8 +1,8 @@
-//! The rules through `GoGame`: captures, suicide, ko and superko, passes, resignation, undo and redo,
+//! The rules through `Go`: captures, suicide, ko and superko, passes, resignation, undo and redo,
 //! the view, and the stored form.
 
 use super::super::board::Color;
-use super::super::game::{GoEndReason, GoError, GoEvent, GoGame, GoOptions, IllegalReason};
+use super::super::game::{Go, GoEndReason, GoError, GoEvent, GoOptions, IllegalReason};
 use super::super::score::Scoring;
 use super::super::vertex::{GoPlay, Vertex};
 use super::support::{game, options, play_all, setup_game, v, vs};
@@ -82,7 +82,7 @@ fn occupied_and_off_board_points_are_refused() {
 }
 
 /// Two kos on the first line, in opposite states (see `ko_and_superko`).
-fn double_ko(superko: bool) -> GoGame {
+fn double_ko(superko: bool) -> Go {
     setup_game(9, "A1 B2 G1 J1 H2", "B1 D1 C2 F1 G2", Color::Black, superko)
 }
 
@@ -267,7 +267,7 @@ fn options_are_checked() {
             ..GoOptions::default()
         };
         assert!(
-            matches!(GoGame::new(opts), Err(GoError::InvalidOptions(_))),
+            matches!(Go::new(opts), Err(GoError::InvalidOptions(_))),
             "{size} {komi}"
         );
     }
@@ -276,21 +276,21 @@ fn options_are_checked() {
         scoring: Scoring::Area,
         ..options(25)
     };
-    assert!(GoGame::new(opts).is_ok());
+    assert!(Go::new(opts).is_ok());
     let parsed: GoOptions = serde_json::from_str(r#"{"size": 9}"#).unwrap();
     assert_eq!(parsed, options(9));
 }
 
 #[test]
 fn handicap_stones_are_set_up_and_white_moves_first() {
-    let g = GoGame::with_handicap(options(19), 4).unwrap();
+    let g = Go::with_handicap(options(19), 4).unwrap();
     assert_eq!(g.next(), Color::White);
     let board = g.view().board;
     assert_eq!(&board[3][3..4], "X");
     assert_eq!(&board[15][15..16], "X");
-    assert!(GoGame::with_handicap(options(19), 10).is_err());
+    assert!(Go::with_handicap(options(19), 10).is_err());
     assert_eq!(
-        GoGame::with_handicap(options(9), 9)
+        Go::with_handicap(options(9), 9)
             .unwrap()
             .setup()
             .black
@@ -321,7 +321,7 @@ fn a_stored_game_loads_equal() {
     g.undo().unwrap();
     let json = serde_json::to_string(&g).unwrap();
     assert!(json.len() < 600, "{json}");
-    let loaded: GoGame = serde_json::from_str(&json).unwrap();
+    let loaded: Go = serde_json::from_str(&json).unwrap();
     assert_eq!(loaded, g);
     assert_eq!(loaded.view(), g.view());
     assert_eq!(loaded.board().hash(), g.board().hash());
@@ -335,9 +335,7 @@ fn a_stored_game_loads_equal() {
     // A record with an illegal move does not load: move 5, black E5 (`Bee`), made C1 (`Bca`).
     let bad = json.replace("WbaBee", "WbaBca");
     assert_ne!(bad, json);
-    let err = serde_json::from_str::<GoGame>(&bad)
-        .unwrap_err()
-        .to_string();
+    let err = serde_json::from_str::<Go>(&bad).unwrap_err().to_string();
     assert!(err.contains("move 5"), "{err}");
 }
 

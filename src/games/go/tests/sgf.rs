@@ -8,7 +8,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::super::board::Color;
-use super::super::game::{GoGame, GoOptions};
+use super::super::game::{Go, GoOptions};
 use super::super::score::Scoring;
 use super::super::sgf::{export, import, SgfError, SgfMeta};
 use super::super::vertex::{GoPlay, Vertex};
@@ -23,7 +23,7 @@ fn meta() -> SgfMeta {
 }
 
 /// A game with captures, a ko, a pass and a handicap-like setup.
-fn sample() -> GoGame {
+fn sample() -> Go {
     let mut g = setup_game(9, "A1 B2 G1 J1 H2", "B1 D1 C2 F1 G2", Color::Black, false);
     play_all(&mut g, "C1 H1 pass B1 E5 E6 D5 pass");
     g
@@ -54,18 +54,17 @@ fn export_writes_the_root_properties_and_moves() {
 fn records_round_trip() {
     let mut finished = game(5, "C3 pass");
     finished.play(Color::Black, GoPlay::Pass).unwrap();
-    let area = GoGame::new(GoOptions {
+    let area = Go::new(GoOptions {
         size: 13,
         komi: 0.5,
         scoring: Scoring::Area,
         superko: false,
     })
     .unwrap();
-    let handicap = GoGame::with_handicap(super::support::options(19), 5).unwrap();
+    let handicap = Go::with_handicap(super::support::options(19), 5).unwrap();
     for original in [sample(), finished, area, handicap, game(25, "Z25 A1 M13")] {
         let text = original.to_sgf(&meta());
-        let (loaded, loaded_meta) =
-            GoGame::from_sgf(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+        let (loaded, loaded_meta) = Go::from_sgf(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
         assert_eq!(loaded, original, "{text}");
         assert_eq!(loaded.view(), original.view());
         assert_eq!(loaded.result(), original.result());
@@ -79,7 +78,7 @@ fn records_round_trip() {
 fn random_games_round_trip() {
     let mut rng = ChaCha8Rng::seed_from_u64(4);
     for size in [5, 9, 13, 19] {
-        let mut g = GoGame::new(super::support::options(size)).unwrap();
+        let mut g = Go::new(super::support::options(size)).unwrap();
         while g.moves().len() < 150 && !g.is_over() {
             let play = random_play(&g, &mut rng);
             g.play(g.next(), play).unwrap();
@@ -289,7 +288,7 @@ fn gnugo_stones(sgf: &str) -> Option<(Vec<String>, Vec<String>)> {
 #[test]
 fn gnu_go_loads_exported_records() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
-    let mut random = GoGame::new(super::support::options(13)).unwrap();
+    let mut random = Go::new(super::support::options(13)).unwrap();
     while random.moves().len() < 200 && !random.is_over() {
         let play = random_play(&random, &mut rng);
         random.play(random.next(), play).unwrap();

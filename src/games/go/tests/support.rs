@@ -5,7 +5,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use super::super::board::Color;
-use super::super::game::{GoGame, GoOptions, Setup};
+use super::super::game::{Go, GoOptions, Setup};
 use super::super::vertex::{GoPlay, Vertex};
 
 pub fn options(size: usize) -> GoOptions {
@@ -24,14 +24,14 @@ pub fn vs(texts: &str) -> Vec<Vertex> {
 }
 
 /// A game from `moves` ("D4 E5 pass …"), colours alternating from black.
-pub fn game(size: usize, moves: &str) -> GoGame {
-    let mut game = GoGame::new(options(size)).unwrap();
+pub fn game(size: usize, moves: &str) -> Go {
+    let mut game = Go::new(options(size)).unwrap();
     play_all(&mut game, moves);
     game
 }
 
 /// A game from setup stones, `first` to move.
-pub fn setup_game(size: usize, black: &str, white: &str, first: Color, superko: bool) -> GoGame {
+pub fn setup_game(size: usize, black: &str, white: &str, first: Color, superko: bool) -> Go {
     let setup = Setup {
         black: vs(black),
         white: vs(white),
@@ -40,11 +40,11 @@ pub fn setup_game(size: usize, black: &str, white: &str, first: Color, superko: 
         superko,
         ..options(size)
     };
-    GoGame::with_setup(options, setup, first).unwrap()
+    Go::with_setup(options, setup, first).unwrap()
 }
 
 /// Plays `moves` for whoever is to move, panicking on an illegal one.
-pub fn play_all(game: &mut GoGame, moves: &str) {
+pub fn play_all(game: &mut Go, moves: &str) {
     for text in moves.split_whitespace() {
         let play: GoPlay = text.parse().unwrap();
         let color = game.next();
@@ -54,8 +54,8 @@ pub fn play_all(game: &mut GoGame, moves: &str) {
 }
 
 /// A fresh game with the same start and `game`'s moves replayed, for comparisons.
-pub fn replayed(game: &GoGame) -> GoGame {
-    let mut fresh = GoGame::with_setup(*game.options(), game.setup().clone(), first(game)).unwrap();
+pub fn replayed(game: &Go) -> Go {
+    let mut fresh = Go::with_setup(*game.options(), game.setup().clone(), first(game)).unwrap();
     for turn in game.moves() {
         fresh.play(turn.color, turn.play).unwrap();
     }
@@ -63,7 +63,7 @@ pub fn replayed(game: &GoGame) -> GoGame {
 }
 
 /// Who moved first in `game`.
-pub fn first(game: &GoGame) -> Color {
+pub fn first(game: &Go) -> Color {
     match game.moves().first() {
         Some(turn) => turn.color,
         None => game.next(),
@@ -72,7 +72,7 @@ pub fn first(game: &GoGame) -> Color {
 
 /// A random legal stone for the side to move, or a pass when none is found quickly (or the game
 /// is at its move cap).
-pub fn random_play(game: &GoGame, rng: &mut ChaCha8Rng) -> GoPlay {
+pub fn random_play(game: &Go, rng: &mut ChaCha8Rng) -> GoPlay {
     let size = game.size() as u8;
     let mut points: Vec<Vertex> = (0..size)
         .flat_map(|c| (0..size).map(move |r| Vertex::new(c, r)))

@@ -7,10 +7,10 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::super::board::Color;
-use super::super::game::{GoGame, GoOptions, Turn};
+use super::super::game::{Go, GoOptions, Turn};
 use super::support::{random_play, replayed};
 
-fn assert_same_as_replay(game: &GoGame, step: usize) {
+fn assert_same_as_replay(game: &Go, step: usize) {
     let fresh = replayed(game);
     let (mine, theirs) = (game.view(), fresh.view());
     assert_eq!(mine.board, theirs.board, "step {step}");
@@ -43,7 +43,7 @@ fn undo_and_redo_match_replay_from_scratch() {
             superko: round % 2 == 1,
             ..GoOptions::default()
         };
-        let mut game = GoGame::new(options).unwrap();
+        let mut game = Go::new(options).unwrap();
         let mut model_moves: Vec<Turn> = Vec::new();
         let mut model_redo: Vec<Turn> = Vec::new();
         // An "AI" colour for the undo_until steps.
@@ -90,7 +90,7 @@ fn undo_and_redo_match_replay_from_scratch() {
             assert_same_as_replay(&game, step);
             if step % 20 == 0 {
                 let json = serde_json::to_string(&game).unwrap();
-                let loaded: GoGame = serde_json::from_str(&json).unwrap();
+                let loaded: Go = serde_json::from_str(&json).unwrap();
                 assert_eq!(loaded, game);
                 assert_eq!(loaded.view(), game.view());
                 assert_eq!(loaded.board().hash(), game.board().hash());

@@ -320,7 +320,7 @@ pub fn search(info: &InfoSet, limits: Limits, seed: u64) -> Search {
 }
 
 /// Standard errors by which a candidate must beat the default move (measured: see
-/// docs/PERFORMANCE.md).
+/// docs/decisions/0004-uno-hard-reads-easy-bots.md).
 const CONFIDENCE: f64 = 1.5;
 
 /// One candidate's results over complete rounds, and its wins less the default's on each.
@@ -375,8 +375,9 @@ impl Paired {
 mod tests {
     use super::super::super::card::full_deck;
     use super::super::super::tests::position;
-    use super::super::{decide, normal, Level};
+    use super::super::{decide, normal};
     use super::*;
+    use crate::games::AiLevel;
 
     fn limits(max_iterations: u64) -> Limits {
         Limits {
@@ -419,8 +420,8 @@ mod tests {
         let (sa, sb) = (search(&ia, limits(300), 11), search(&ib, limits(300), 11));
         assert_eq!(sa, sb);
         assert_eq!(sa.iterations, 300);
-        let da = decide(&a, 0, Level::Hard, limits(300), 11, &[1, 2, 3]);
-        let db = decide(&b, 0, Level::Hard, limits(300), 11, &[1, 2, 3]);
+        let da = decide(&a, 0, AiLevel::Hard, limits(300), 11, &[1, 2, 3]);
+        let db = decide(&b, 0, AiLevel::Hard, limits(300), 11, &[1, 2, 3]);
         assert_eq!(da.action, db.action);
         assert_eq!(normal::choose(&a, 0), normal::choose(&b, 0));
         assert!(a.legal_actions(0).contains(&da.action));
@@ -475,10 +476,10 @@ mod tests {
         };
         for game in [&forced, &chosen] {
             let started = std::time::Instant::now();
-            let decision = decide(game, 0, Level::Hard, timed, 5, &[]);
+            let decision = decide(game, 0, AiLevel::Hard, timed, 5, &[]);
             assert!(started.elapsed() >= budget, "{:?}", decision.analysis);
         }
-        let forced_move = decide(&forced, 0, Level::Hard, timed, 5, &[]);
+        let forced_move = decide(&forced, 0, AiLevel::Hard, timed, 5, &[]);
         assert_eq!(forced_move.action, UnoAction::Draw);
     }
 

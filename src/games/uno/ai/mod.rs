@@ -8,20 +8,12 @@ pub mod normal;
 
 use std::time::Instant;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::action::UnoAction;
 use super::game::Uno;
+use crate::games::AiLevel;
 pub use hard::{Candidate, InfoSet, Limits};
-
-/// AI strength.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Level {
-    Easy,
-    Normal,
-    Hard,
-}
 
 /// `hard`'s iteration cap when only a time budget is given.
 pub const DEFAULT_MAX_ITERATIONS: u64 = 1_000_000;
@@ -29,7 +21,7 @@ pub const DEFAULT_MAX_ITERATIONS: u64 = 1_000_000;
 /// What an AI reports about its choice.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Analysis {
-    pub level: Level,
+    pub level: AiLevel,
     /// Determinised games played (`hard`); 0 for the heuristics.
     pub iterations: u64,
     pub elapsed_ms: u64,
@@ -52,17 +44,17 @@ pub struct Decision {
 pub fn decide(
     game: &Uno,
     seat: usize,
-    level: Level,
+    level: AiLevel,
     limits: Limits,
     seed: u64,
     easy_seats: &[usize],
 ) -> Decision {
     let start = Instant::now();
     let (action, iterations, candidates) = match level {
-        Level::Easy => (easy::choose(game, seat), 0, Vec::new()),
-        Level::Normal => (normal::choose(game, seat), 0, Vec::new()),
-        Level::Hard if game.turn() != Some(seat) => (normal::choose(game, seat), 0, Vec::new()),
-        Level::Hard => {
+        AiLevel::Easy => (easy::choose(game, seat), 0, Vec::new()),
+        AiLevel::Normal => (normal::choose(game, seat), 0, Vec::new()),
+        AiLevel::Hard if game.turn() != Some(seat) => (normal::choose(game, seat), 0, Vec::new()),
+        AiLevel::Hard => {
             let info = InfoSet::of(game, seat).with_easy_seats(easy_seats);
             let found = hard::search(&info, limits, seed);
             (found.action, found.iterations, found.candidates)
@@ -81,9 +73,9 @@ pub fn decide(
 
 /// Whether an AI at `level` in `seat` (not the seat to act) jumps in now: the seed's `easy`
 /// never does; `normal` and `hard` do whenever they hold the identical card.
-pub fn jump_in(game: &Uno, seat: usize, level: Level) -> Option<UnoAction> {
+pub fn jump_in(game: &Uno, seat: usize, level: AiLevel) -> Option<UnoAction> {
     match level {
-        Level::Easy => None,
-        Level::Normal | Level::Hard => normal::jump_in(game, seat),
+        AiLevel::Easy => None,
+        AiLevel::Normal | AiLevel::Hard => normal::jump_in(game, seat),
     }
 }
