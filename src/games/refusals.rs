@@ -1,9 +1,8 @@
 //! Every rules call the service makes on a game (`apply`, `undo`, `redo`, `start`, `message`)
-//! changes nothing when it is refused. The service relies on it: a request changes the game the
-//! cache of loaded games held, in place, and puts it back unchanged when the rules refuse
-//! (`Loaded::change` in the service). These tests play random games of every turn game and throw
-//! random actions at them, legal or not, from any seat; each refused one must leave the stored
-//! state and every seat's view as they were.
+//! changes nothing when it is refused, so that a library user may go on with a game after a
+//! refusal. (The service does not rely on it: it keeps no game whose change was refused.) These
+//! tests play random games of every turn game and throw random actions at them, legal or not,
+//! from any seat; each refused one must leave the stored state and every seat's view as they were.
 
 use std::time::Duration;
 

@@ -63,8 +63,6 @@ struct Entry {
     updated_at: DateTime<Utc>,
     game: Arc<dyn Any + Send + Sync>,
     written: Option<Arc<str>>,
-    /// The length of the stored state text it was put with.
-    state_bytes: usize,
     /// What it counts for against the budget.
     weight: usize,
 }
@@ -139,7 +137,6 @@ impl LoadedGames {
                 updated_at: row.updated_at,
                 game,
                 written,
-                state_bytes,
                 weight,
             },
         );
@@ -147,21 +144,17 @@ impl LoadedGames {
 
     /// Lets go of `game` for `id`: a request is about to change it. The cache then no longer
     /// shares it, so the change needs no copy (unless a read of the same game holds it still),
-    /// and the request puts the game back when it is saved, or unchanged when the change fails.
-    /// Nothing is dropped if the cache holds another game for `id` by now. Answers the length of
-    /// the stored state text the released entry was put with, for putting it back.
-    pub fn release<G: TurnGame>(&self, id: Uuid, game: &Arc<G>) -> Option<usize> {
+    /// and the request puts the game back when it is saved. Nothing is dropped if the cache holds
+    /// another game for `id` by now.
+    pub fn release<G: TurnGame>(&self, id: Uuid, game: &Arc<G>) {
         let mut entries = self.lock();
         let held = entries
             .by_id
             .peek(&id)
             .is_some_and(|entry| std::ptr::addr_eq(Arc::as_ptr(&entry.game), Arc::as_ptr(game)));
-        if !held {
-            return None;
+        if let Some(entry) = held.then(|| entries.by_id.pop(&id)).flatten() {
+            entries.bytes -= entry.weight;
         }
-        let entry = entries.by_id.pop(&id)?;
-        entries.bytes -= entry.weight;
-        Some(entry.state_bytes)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Entries> {
@@ -350,8 +343,9 @@ mod tests {
         let cache = LoadedGames::with_budget(1 << 20);
         let held = Arc::new(game());
         cache.put(&row(1, 0), &held, None, 700);
-        assert_eq!(cache.release(Uuid::from_u128(1), &Arc::new(game())), None);
-        assert_eq!(cache.release(Uuid::from_u128(1), &held), Some(700));
+        cache.release(Uuid::from_u128(1), &Arc::new(game()));
+        assert_eq!(cache.len(), 1, "another game for the id stays");
+        cache.release(Uuid::from_u128(1), &held);
         assert_eq!((cache.len(), cache.bytes()), (0, 0));
     }
 }

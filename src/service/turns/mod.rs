@@ -120,32 +120,17 @@ struct Loaded<G> {
 impl<G: TurnGame> Loaded<G> {
     /// Runs `rules`, a change of the game. The cache of loaded games lets go of the game first,
     /// so it is changed in place: a copy is made only while a read of the same game still holds
-    /// it. A change that fails leaves the game as it was (every game's tests check that a refused
-    /// action changes nothing), so the game goes back to the cache at its version (when the cache
-    /// held it, or the row in hand has its state to weigh). A change whose save fails is not put
-    /// back: the next request reads the stored game.
+    /// it. The game goes back to the cache only with a saved change (`save`): after a refused
+    /// change the cache does not hold it, since a refusal may have left it half-changed, and the
+    /// next request reads the stored game.
     fn change<T>(
         &mut self,
         svc: &Services,
         rules: impl FnOnce(&mut G) -> Result<T, RuleError>,
     ) -> Result<T, RuleError> {
-        let held = svc.loaded.release(self.record.row.id, &self.game);
-        let changed = rules(Arc::make_mut(&mut self.game));
-        if changed.is_err() {
-            let bytes = held.or_else(|| state_bytes(&self.record.row));
-            if let Some(bytes) = bytes {
-                svc.loaded
-                    .put(&self.record.row, &self.game, self.written.clone(), bytes);
-            }
-        }
-        changed
+        svc.loaded.release(self.record.row.id, &self.game);
+        rules(Arc::make_mut(&mut self.game))
     }
-}
-
-/// The length of the state text `row` carries, the weight of its game in the cache; `None` when the
-/// store left the state out.
-fn state_bytes(row: &GameRow) -> Option<usize> {
-    row.state.as_ref().map(|state| state.0.get().len())
 }
 
 async fn load<G: TurnGame>(svc: &Services, id: Uuid) -> ServiceResult<Loaded<G>> {
