@@ -1,8 +1,6 @@
 //! The contract between a turn-based game's rules and the machinery that stores, serves and plays it.
 
-use std::fmt;
 use std::ops::RangeInclusive;
-use std::str::FromStr;
 use std::time::Duration;
 
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
@@ -13,8 +11,22 @@ use utoipa::ToSchema;
 pub type Seat = usize;
 
 /// AI strength a client asks for.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    ToSchema,
+    strum::IntoStaticStr,
+    strum::EnumString,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum AiLevel {
     Easy,
     #[default]
@@ -23,25 +35,8 @@ pub enum AiLevel {
 }
 
 impl AiLevel {
-    pub const ALL: [AiLevel; 3] = [AiLevel::Easy, AiLevel::Normal, AiLevel::Hard];
-
     pub fn as_str(self) -> &'static str {
-        match self {
-            AiLevel::Easy => "easy",
-            AiLevel::Normal => "normal",
-            AiLevel::Hard => "hard",
-        }
-    }
-}
-
-impl FromStr for AiLevel {
-    type Err = UnknownWord;
-
-    fn from_str(s: &str) -> Result<Self, UnknownWord> {
-        AiLevel::ALL
-            .into_iter()
-            .find(|l| l.as_str() == s)
-            .ok_or_else(|| UnknownWord::new("AI level", s))
+        self.into()
     }
 }
 
@@ -118,8 +113,20 @@ impl SeatKind {
 }
 
 /// The stored and shown word for a seat's kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    ToSchema,
+    strum::IntoStaticStr,
+    strum::EnumString,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum SeatKindWord {
     Human,
     Ai,
@@ -128,11 +135,7 @@ pub enum SeatKindWord {
 
 impl SeatKindWord {
     pub fn as_str(self) -> &'static str {
-        match self {
-            SeatKindWord::Human => "human",
-            SeatKindWord::Ai => "ai",
-            SeatKindWord::Open => "open",
-        }
+        self.into()
     }
 }
 
@@ -146,30 +149,31 @@ impl From<SeatKind> for SeatKindWord {
     }
 }
 
-impl FromStr for SeatKindWord {
-    type Err = UnknownWord;
-
-    fn from_str(s: &str) -> Result<Self, UnknownWord> {
-        match s {
-            "human" => Ok(SeatKindWord::Human),
-            "ai" => Ok(SeatKindWord::Ai),
-            "open" => Ok(SeatKindWord::Open),
-            other => Err(UnknownWord::new("seat kind", other)),
-        }
-    }
-}
-
 impl TryFrom<String> for SeatKindWord {
     type Error = UnknownWord;
 
     fn try_from(s: String) -> Result<Self, UnknownWord> {
-        s.parse()
+        s.parse().map_err(|_| UnknownWord::new("seat kind", &s))
     }
 }
 
 /// Where a game is in its life.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    ToSchema,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::Display,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum GameStatus {
     /// Seats are open or the game was created with `"start": false`.
     Waiting,
@@ -179,37 +183,8 @@ pub enum GameStatus {
 }
 
 impl GameStatus {
-    pub const ALL: [GameStatus; 4] = [
-        GameStatus::Waiting,
-        GameStatus::Active,
-        GameStatus::Finished,
-        GameStatus::Aborted,
-    ];
-
     pub fn as_str(self) -> &'static str {
-        match self {
-            GameStatus::Waiting => "waiting",
-            GameStatus::Active => "active",
-            GameStatus::Finished => "finished",
-            GameStatus::Aborted => "aborted",
-        }
-    }
-}
-
-impl fmt::Display for GameStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for GameStatus {
-    type Err = UnknownWord;
-
-    fn from_str(s: &str) -> Result<Self, UnknownWord> {
-        GameStatus::ALL
-            .into_iter()
-            .find(|g| g.as_str() == s)
-            .ok_or_else(|| UnknownWord::new("game status", s))
+        self.into()
     }
 }
 
@@ -217,7 +192,7 @@ impl TryFrom<String> for GameStatus {
     type Error = UnknownWord;
 
     fn try_from(s: String) -> Result<Self, UnknownWord> {
-        s.parse()
+        s.parse().map_err(|_| UnknownWord::new("game status", &s))
     }
 }
 

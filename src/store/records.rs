@@ -37,7 +37,10 @@ impl SeatRow {
             SeatKindWord::Open => Ok(SeatKind::Open),
             SeatKindWord::Ai => {
                 let level = self.level.as_deref().unwrap_or_default();
-                level.parse::<AiLevel>().map(SeatKind::Ai)
+                level
+                    .parse::<AiLevel>()
+                    .map(SeatKind::Ai)
+                    .map_err(|_| UnknownWord::new("AI level", level))
             }
         }
     }
