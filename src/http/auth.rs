@@ -6,6 +6,7 @@ use actix_web::{dev::Payload, http::header, FromRequest, HttpRequest};
 
 use super::error::ApiError;
 use crate::service::tokens::{self, TokenHash};
+use crate::service::ServiceError;
 
 /// The caller's seat token, if it sent one. A malformed header is 401 at once; whether the token
 /// belongs to the game is decided by the service, which has the game's seats.
@@ -30,8 +31,11 @@ fn parse(value: Option<&header::HeaderValue>) -> Result<Bearer, ApiError> {
     let Some(value) = value else {
         return Ok(Bearer(None));
     };
-    let malformed =
-        || ApiError::Unauthorized("expected `Authorization: Bearer <64 hex characters>`".into());
+    let malformed = || {
+        ApiError::Service(ServiceError::Unauthenticated(
+            "expected `Authorization: Bearer <64 hex characters>`".into(),
+        ))
+    };
     let text = value.to_str().map_err(|_| malformed())?;
     let (scheme, token) = text.trim().split_once(' ').ok_or_else(malformed)?;
     let token = token.trim();

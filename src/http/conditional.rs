@@ -14,6 +14,7 @@ use actix_web::{dev::Payload, FromRequest, HttpRequest, HttpResponse, HttpRespon
 
 use super::error::ApiError;
 use crate::games::Seat;
+use crate::service::ServiceError;
 
 /// The version an `If-Match` header demands; `None` without the header or with `*`.
 pub struct IfMatch(pub Option<i64>);
@@ -36,9 +37,9 @@ fn if_match(headers: &HeaderMap) -> Result<Option<i64>, ApiError> {
         return Ok(None);
     }
     parse_version(text).map(Some).ok_or_else(|| {
-        ApiError::BadRequest(format!(
+        ApiError::Service(ServiceError::BadInput(format!(
             "If-Match must be an ETag this server gave, like \"12\" or \"12-seat-0\", not {text:?}"
-        ))
+        )))
     })
 }
 
@@ -148,9 +149,9 @@ pub fn ok<T: serde::Serialize>(
 ) -> HttpResponse {
     let mut json = Vec::with_capacity(ANSWER_ROOM);
     if let Err(e) = serde_json::to_writer(&mut json, body) {
-        return actix_web::ResponseError::error_response(&ApiError::Internal(format!(
-            "answer to JSON: {e}"
-        )));
+        return actix_web::ResponseError::error_response(&ApiError::Service(
+            ServiceError::Internal(format!("answer to JSON: {e}")),
+        ));
     }
     view.headers(&mut builder);
     builder.content_type(ContentType::json()).body(json)

@@ -7,37 +7,15 @@ use utoipa::ToSchema;
 
 use crate::service::ServiceError;
 
-/// One error type for the whole API; `code` is the stable machine word of docs/API.md.
+/// Every failure a client can see: what the service answered, and the few failures only HTTP
+/// has. `code` is the stable machine word of docs/API.md.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
-    /// Not JSON, wrong types, unknown enum values or fields, bad notation.
-    #[error("{0}")]
-    BadRequest(String),
-    /// Well-formed values out of range.
-    #[error("{0}")]
-    Unprocessable(String),
-    #[error("{0}")]
-    IllegalMove(String),
-    #[error("{0}")]
-    Unauthorized(String),
-    #[error("{0}")]
-    Forbidden(String),
-    #[error("{0}")]
-    NotFound(String),
-    #[error("{0}")]
-    NotYourTurn(String),
+    #[error(transparent)]
+    Service(#[from] ServiceError),
     /// The path exists but not with this method; the value is the `Allow` header.
     #[error("this route answers only {0}")]
     MethodNotAllowed(&'static str),
-    #[error("the game is over")]
-    GameOver,
-    #[error("{0}")]
-    NotStarted(String),
-    /// Lost a race, or the state forbids the action (no open seat …).
-    #[error("{0}")]
-    Conflict(String),
-    #[error("{0}")]
-    PreconditionFailed(String),
     #[error("the request body is larger than {0} bytes")]
     PayloadTooLarge(usize),
     /// The request's body did not arrive in time; the connection closes.
@@ -49,12 +27,6 @@ pub enum ApiError {
         what: &'static str,
         retry_after: u32,
     },
-    /// Database down, AI pool saturated: retry after the given seconds.
-    #[error("{message}")]
-    Unavailable { message: String, retry_after: u32 },
-    /// A fault of ours. The cause is logged, never sent (it may hold internals).
-    #[error("internal error: {0}")]
-    Internal(String),
 }
 
 /// RFC 9457 problem details, as every error response carries them.
@@ -71,57 +43,86 @@ pub struct Problem {
 }
 
 impl ApiError {
-    pub fn code(&self) -> &'static str {
+    /// The stable machine word, the title and the status of this failure.
+    fn kind(&self) -> (&'static str, &'static str, StatusCode) {
+        use ServiceError as S;
         match self {
-            ApiError::BadRequest(_) | ApiError::Unprocessable(_) => "invalid_request",
-            ApiError::IllegalMove(_) => "illegal_move",
-            ApiError::Unauthorized(_) => "unauthorized",
-            ApiError::Forbidden(_) => "forbidden",
-            ApiError::NotFound(_) => "not_found",
-            ApiError::NotYourTurn(_) => "not_your_turn",
-            ApiError::MethodNotAllowed(_) => "method_not_allowed",
-            ApiError::GameOver => "game_over",
-            ApiError::NotStarted(_) => "not_started",
-            ApiError::Conflict(_) => "conflict",
-            ApiError::PreconditionFailed(_) => "precondition_failed",
-            ApiError::PayloadTooLarge(_) => "payload_too_large",
-            ApiError::RequestTimeout(_) => "request_timeout",
-            ApiError::RateLimited { .. } => "rate_limited",
-            ApiError::Unavailable { .. } => "unavailable",
-            ApiError::Internal(_) => "internal",
+            ApiError::Service(err) => match err {
+                S::BadInput(_) => (
+                    "invalid_request",
+                    "Invalid request",
+                    StatusCode::BAD_REQUEST,
+                ),
+                S::Invalid(_) => (
+                    "invalid_request",
+                    "Invalid value",
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                ),
+                S::IllegalMove(_) => (
+                    "illegal_move",
+                    "Illegal move",
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                ),
+                S::Unauthenticated(_) => ("unauthorized", "Unauthorized", StatusCode::UNAUTHORIZED),
+                S::Forbidden(_) => ("forbidden", "Forbidden", StatusCode::FORBIDDEN),
+                S::NotFound(_) => ("not_found", "Not found", StatusCode::NOT_FOUND),
+                S::NotYourTurn(_) => ("not_your_turn", "Not your turn", StatusCode::CONFLICT),
+                S::GameOver => ("game_over", "Game over", StatusCode::CONFLICT),
+                S::NotStarted => ("not_started", "Not started", StatusCode::CONFLICT),
+                S::Conflict(_) => ("conflict", "Conflict", StatusCode::CONFLICT),
+                S::PreconditionFailed(_) => (
+                    "precondition_failed",
+                    "Precondition failed",
+                    StatusCode::PRECONDITION_FAILED,
+                ),
+                S::Unavailable { .. } => (
+                    "unavailable",
+                    "Service unavailable",
+                    StatusCode::SERVICE_UNAVAILABLE,
+                ),
+                S::Internal(_) => (
+                    "internal",
+                    "Internal error",
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                ),
+            },
+            ApiError::MethodNotAllowed(_) => (
+                "method_not_allowed",
+                "Method not allowed",
+                StatusCode::METHOD_NOT_ALLOWED,
+            ),
+            ApiError::PayloadTooLarge(_) => (
+                "payload_too_large",
+                "Payload too large",
+                StatusCode::PAYLOAD_TOO_LARGE,
+            ),
+            ApiError::RequestTimeout(_) => (
+                "request_timeout",
+                "Request timeout",
+                StatusCode::REQUEST_TIMEOUT,
+            ),
+            ApiError::RateLimited { .. } => (
+                "rate_limited",
+                "Too many requests",
+                StatusCode::TOO_MANY_REQUESTS,
+            ),
         }
     }
 
-    fn title(&self) -> &'static str {
-        match self {
-            ApiError::BadRequest(_) => "Invalid request",
-            ApiError::Unprocessable(_) => "Invalid value",
-            ApiError::IllegalMove(_) => "Illegal move",
-            ApiError::Unauthorized(_) => "Unauthorized",
-            ApiError::Forbidden(_) => "Forbidden",
-            ApiError::NotFound(_) => "Not found",
-            ApiError::NotYourTurn(_) => "Not your turn",
-            ApiError::MethodNotAllowed(_) => "Method not allowed",
-            ApiError::GameOver => "Game over",
-            ApiError::NotStarted(_) => "Not started",
-            ApiError::Conflict(_) => "Conflict",
-            ApiError::PreconditionFailed(_) => "Precondition failed",
-            ApiError::PayloadTooLarge(_) => "Payload too large",
-            ApiError::RequestTimeout(_) => "Request timeout",
-            ApiError::RateLimited { .. } => "Too many requests",
-            ApiError::Unavailable { .. } => "Service unavailable",
-            ApiError::Internal(_) => "Internal error",
-        }
+    pub fn code(&self) -> &'static str {
+        self.kind().0
     }
 
     pub fn problem(&self) -> Problem {
         let detail = match self {
-            ApiError::Internal(_) => "something went wrong on our side; it has been logged".into(),
+            ApiError::Service(ServiceError::Internal(_)) => {
+                "something went wrong on our side; it has been logged".into()
+            }
             other => clip(other.to_string()),
         };
         Problem {
             kind: format!("https://parlor.dev/problems/{}", self.code()),
-            title: self.title().into(),
+            title: self.kind().1.into(),
             status: self.status_code().as_u16(),
             detail,
             code: self.code().into(),
@@ -142,30 +143,11 @@ fn clip(detail: String) -> String {
 
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
-        match self {
-            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            ApiError::Unprocessable(_) | ApiError::IllegalMove(_) => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
-            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
-            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
-            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::NotYourTurn(_)
-            | ApiError::GameOver
-            | ApiError::NotStarted(_)
-            | ApiError::Conflict(_) => StatusCode::CONFLICT,
-            ApiError::PreconditionFailed(_) => StatusCode::PRECONDITION_FAILED,
-            ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::RequestTimeout(_) => StatusCode::REQUEST_TIMEOUT,
-            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
-        }
+        self.kind().2
     }
 
     fn error_response(&self) -> HttpResponse {
-        if let ApiError::Internal(cause) = self {
+        if let ApiError::Service(ServiceError::Internal(cause)) = self {
             tracing::error!(%cause, "internal error");
         }
         let mut response = HttpResponse::build(self.status_code());
@@ -175,7 +157,7 @@ impl ResponseError for ApiError {
         if let ApiError::RequestTimeout(_) = self {
             response.force_close();
         }
-        if let ApiError::Unavailable { retry_after, .. }
+        if let ApiError::Service(ServiceError::Unavailable { retry_after, .. })
         | ApiError::RateLimited { retry_after, .. } = self
         {
             response.insert_header((header::RETRY_AFTER, retry_after.to_string()));
@@ -183,36 +165,10 @@ impl ResponseError for ApiError {
         if let ApiError::MethodNotAllowed(allow) = self {
             response.insert_header((header::ALLOW, *allow));
         }
-        if let ApiError::Unauthorized(_) = self {
+        if let ApiError::Service(ServiceError::Unauthenticated(_)) = self {
             response.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
         }
         response.json(self.problem())
-    }
-}
-
-impl From<ServiceError> for ApiError {
-    fn from(err: ServiceError) -> Self {
-        match err {
-            ServiceError::BadInput(msg) => ApiError::BadRequest(msg),
-            ServiceError::Invalid(msg) => ApiError::Unprocessable(msg),
-            ServiceError::IllegalMove(msg) => ApiError::IllegalMove(msg),
-            ServiceError::Unauthenticated(msg) => ApiError::Unauthorized(msg),
-            ServiceError::Forbidden(msg) => ApiError::Forbidden(msg),
-            ServiceError::NotFound(msg) => ApiError::NotFound(msg),
-            ServiceError::NotYourTurn(msg) => ApiError::NotYourTurn(msg),
-            ServiceError::GameOver => ApiError::GameOver,
-            err @ ServiceError::NotStarted => ApiError::NotStarted(err.to_string()),
-            ServiceError::Conflict(msg) => ApiError::Conflict(msg),
-            ServiceError::PreconditionFailed(msg) => ApiError::PreconditionFailed(msg),
-            ServiceError::Unavailable {
-                message,
-                retry_after,
-            } => ApiError::Unavailable {
-                message,
-                retry_after,
-            },
-            ServiceError::Internal(cause) => ApiError::Internal(cause),
-        }
     }
 }
 
@@ -265,16 +221,19 @@ pub fn json_error(err: actix_web::error::JsonPayloadError, limit: usize) -> acti
         JsonPayloadError::Overflow { .. } | JsonPayloadError::OverflowKnownLength { .. } => {
             ApiError::PayloadTooLarge(limit).into()
         }
-        JsonPayloadError::Deserialize(e) => ApiError::BadRequest(format!(
+        JsonPayloadError::Deserialize(e) => ApiError::Service(ServiceError::BadInput(format!(
             "invalid JSON body: {}",
             client_words(&e.to_string())
+        )))
+        .into(),
+        JsonPayloadError::ContentType => ApiError::Service(ServiceError::BadInput(
+            "the body must be JSON (`Content-Type: application/json`)".into(),
         ))
         .into(),
-        JsonPayloadError::ContentType => {
-            ApiError::BadRequest("the body must be JSON (`Content-Type: application/json`)".into())
-                .into()
-        }
-        _ => ApiError::BadRequest("the request body could not be read as JSON".into()).into(),
+        _ => ApiError::Service(ServiceError::BadInput(
+            "the request body could not be read as JSON".into(),
+        ))
+        .into(),
     }
 }
 
@@ -284,10 +243,16 @@ pub fn query_error(err: actix_web::error::QueryPayloadError) -> actix_web::Error
         actix_web::error::QueryPayloadError::Deserialize(e) => client_words(&e.to_string()),
         _ => "it could not be read".into(),
     };
-    ApiError::BadRequest(format!("invalid query string: {detail}")).into()
+    ApiError::Service(ServiceError::BadInput(format!(
+        "invalid query string: {detail}"
+    )))
+    .into()
 }
 
 /// Maps path failures (a malformed id) to 404: the resource cannot exist.
 pub fn path_error(_: actix_web::error::PathError) -> actix_web::Error {
-    ApiError::NotFound("no such resource: the id in the path is not a valid UUID".into()).into()
+    ApiError::Service(ServiceError::NotFound(
+        "no such resource: the id in the path is not a valid UUID".into(),
+    ))
+    .into()
 }

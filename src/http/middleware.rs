@@ -4,6 +4,7 @@
 use std::panic::AssertUnwindSafe;
 use std::time::Instant;
 
+use crate::service::ServiceError;
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{HeaderName, HeaderValue};
@@ -62,7 +63,10 @@ pub async fn catch_panics(
                 .map(|s| s.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".into());
-            Err(ApiError::Internal(format!("handler panicked: {cause}")).into())
+            Err(
+                ApiError::Service(ServiceError::Internal(format!("handler panicked: {cause}")))
+                    .into(),
+            )
         }
     }
 }
@@ -84,12 +88,16 @@ pub async fn problems_everywhere(
         return Ok(response.map_into_boxed_body());
     }
     let error = match status.as_u16() {
-        404 => ApiError::NotFound(
+        404 => ApiError::Service(ServiceError::NotFound(
             "no such route or file; the API is described at /openapi.json and /docs/".into(),
-        ),
+        )),
         405 => ApiError::MethodNotAllowed("GET"),
-        400 => ApiError::BadRequest("the request could not be understood".into()),
-        _ => ApiError::Internal(format!("bare {status} from below the API")),
+        400 => ApiError::Service(ServiceError::BadInput(
+            "the request could not be understood".into(),
+        )),
+        _ => ApiError::Service(ServiceError::Internal(format!(
+            "bare {status} from below the API"
+        ))),
     };
     let (req, _) = response.into_parts();
     let mut problem = actix_web::ResponseError::error_response(&error);
@@ -131,7 +139,9 @@ pub async fn body_deadline(
         match read {
             Ok(Ok(body)) => req.set_payload(actix_web::dev::Payload::from(body)),
             Ok(Err(_)) => {
-                let error = ApiError::BadRequest("the request body could not be read".into());
+                let error = ApiError::Service(ServiceError::BadInput(
+                    "the request body could not be read".into(),
+                ));
                 return Ok(req.error_response(error));
             }
             Err(_) => return Ok(req.error_response(ApiError::RequestTimeout(timeout.as_secs()))),

@@ -16,6 +16,7 @@ pub mod turns;
 
 use actix_web::{web, HttpResponse};
 
+use crate::service::ServiceError;
 use error::ApiError;
 
 /// Every route, and the extractor settings that turn bad input into problem+json.
@@ -66,10 +67,10 @@ pub fn optional_json<T: serde::de::DeserializeOwned + Default>(body: &[u8]) -> R
     serde_json::from_slice::<Option<Object<T>>>(body)
         .map(|o| o.map(|o| o.0).unwrap_or_default())
         .map_err(|e| {
-            ApiError::BadRequest(format!(
+            ApiError::Service(ServiceError::BadInput(format!(
                 "invalid JSON body: {}",
                 error::client_words(&e.to_string())
-            ))
+            )))
         })
 }
 
@@ -176,9 +177,9 @@ pub fn page_limit(limit: Option<i64>, default: i64) -> Result<i64, ApiError> {
     if (1..=100).contains(&limit) {
         Ok(limit)
     } else {
-        Err(ApiError::Unprocessable(format!(
+        Err(ApiError::Service(ServiceError::Invalid(format!(
             "limit must be 1 to 100, not {limit}"
-        )))
+        ))))
     }
 }
 
@@ -223,7 +224,7 @@ mod tests {
         );
         let err = optional_json::<AiMoveRequest>(br#"{"level": "easy", "level": "hard"}"#);
         assert!(
-            matches!(&err, Err(ApiError::BadRequest(t)) if t.contains(r#"duplicate key "level""#)),
+            matches!(&err, Err(ApiError::Service(ServiceError::BadInput(t))) if t.contains(r#"duplicate key "level""#)),
             "{err:?}"
         );
     }

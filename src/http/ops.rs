@@ -9,6 +9,7 @@ use utoipa_swagger_ui::SwaggerUi;
 use super::error::ApiError;
 use super::problems::Unavailable;
 use crate::app::AppState;
+use crate::service::ServiceError;
 
 #[derive(Serialize, ToSchema)]
 pub struct Health {
@@ -35,12 +36,14 @@ pub async fn ready(
     // pool's 3 s acquire timeout: a database that is slower than this is not ready.
     tokio::time::timeout(READY_TIMEOUT, app.ping())
         .await
-        .map_err(|_| ApiError::Unavailable {
-            message: format!(
-                "the database did not answer within {} ms",
-                READY_TIMEOUT.as_millis()
-            ),
-            retry_after: 1,
+        .map_err(|_| {
+            ApiError::Service(ServiceError::Unavailable {
+                message: format!(
+                    "the database did not answer within {} ms",
+                    READY_TIMEOUT.as_millis()
+                ),
+                retry_after: 1,
+            })
         })??;
     Ok(HttpResponse::Ok().json(Health { status: "ready" }))
 }
@@ -58,7 +61,7 @@ pub async fn metrics(
     let mut buffer = Vec::new();
     prometheus::TextEncoder::new()
         .encode(&app.metrics.registry.gather(), &mut buffer)
-        .map_err(|e| ApiError::Internal(format!("metrics encoding: {e}")))?;
+        .map_err(|e| ApiError::Service(ServiceError::Internal(format!("metrics encoding: {e}"))))?;
     Ok(HttpResponse::Ok()
         .insert_header((header::CONTENT_TYPE, "text/plain; version=0.0.4"))
         .body(buffer))
@@ -72,9 +75,9 @@ pub fn configure_admin(cfg: &mut web::ServiceConfig) {
 
 /// Any other path.
 pub async fn no_route() -> Result<HttpResponse, ApiError> {
-    Err(ApiError::NotFound(
+    Err(ApiError::Service(ServiceError::NotFound(
         "no such route; the API is described at /openapi.json and /docs/".into(),
-    ))
+    )))
 }
 
 /// The root: where to go from here.

@@ -20,6 +20,7 @@ use crate::games::poker::{
 };
 use crate::seed::Seed;
 use crate::service::decks::{self, DeckAction, DeckChange, DeckView, OwnedDeck};
+use crate::service::ServiceError;
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -108,15 +109,15 @@ pub struct DrawRequest {
 
 fn hand(cards: &[Card], which: &str) -> Result<[Card; HAND_SIZE], ApiError> {
     cards.try_into().map_err(|_| {
-        ApiError::Unprocessable(format!(
+        ApiError::Service(ServiceError::Invalid(format!(
             "{which} must have exactly {HAND_SIZE} cards, not {}",
             cards.len()
-        ))
+        )))
     })
 }
 
 fn invalid(err: PokerError) -> ApiError {
-    ApiError::Unprocessable(err.to_string())
+    ApiError::Service(ServiceError::Invalid(err.to_string()))
 }
 
 /// Deals five cards to each player from a seeded shuffle and ranks the hands.
@@ -135,10 +136,10 @@ pub async fn deal(
         .ok()
         .filter(|p| (MIN_PLAYERS..=MAX_PLAYERS).contains(p))
         .ok_or_else(|| {
-            ApiError::Unprocessable(format!(
+            ApiError::Service(ServiceError::Invalid(format!(
                 "players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {}",
                 body.players
-            ))
+            )))
         })?;
     let seed = body.seed.map_or_else(rand::random, |s| s.0);
     let hands = poker::deal(players, seed).map_err(invalid)?;

@@ -20,6 +20,7 @@ use crate::games::registry::{visit_turn_games, TurnGameVisitor};
 use crate::games::{Report, TurnGame};
 use crate::service::resource::GameResource;
 use crate::service::turns::{self, AiMoveRequest, JoinRequest, MessageRequest, Read, TakeBack};
+use crate::service::ServiceError;
 
 /// `?after=&limit=` of the move log.
 #[derive(Debug, Deserialize, IntoParams)]
@@ -92,15 +93,15 @@ async fn log<G: TurnGame>(
 ) -> Result<HttpResponse, ApiError> {
     let after = query.after.unwrap_or(0);
     if after < 0 {
-        return Err(ApiError::Unprocessable(format!(
+        return Err(ApiError::Service(ServiceError::Invalid(format!(
             "after is a seq (0 or more), not {after}"
-        )));
+        ))));
     }
     let limit = query.limit.unwrap_or(1000);
     if !(1..=1000).contains(&limit) {
-        return Err(ApiError::Unprocessable(format!(
+        return Err(ApiError::Service(ServiceError::Invalid(format!(
             "limit must be 1 to 1000, not {limit}"
-        )));
+        ))));
     }
     Ok(HttpResponse::Ok().json(turns::log::<G>(&app, *id, after, limit).await?))
 }
@@ -197,16 +198,21 @@ async fn report<G: TurnGame>(
     let spec = G::reports()
         .iter()
         .find(|r| r.name == name)
-        .ok_or_else(|| ApiError::NotFound(format!("{} has no report {name:?}", G::NAME)))?;
+        .ok_or_else(|| {
+            ApiError::Service(ServiceError::NotFound(format!(
+                "{} has no report {name:?}",
+                G::NAME
+            )))
+        })?;
     if let Some(unknown) = query
         .keys()
         .find(|k| !spec.params.iter().any(|p| p.name == k.as_str()))
     {
-        return Err(ApiError::BadRequest(format!(
+        return Err(ApiError::Service(ServiceError::BadInput(format!(
             "unknown query parameter {:?} for {}",
             unknown.chars().take(40).collect::<String>(),
             spec.name
-        )));
+        ))));
     }
     if (spec.thinks)(&query) {
         super::limits::admit_ai(&req).await?;
