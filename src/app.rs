@@ -113,7 +113,7 @@ impl Application {
     /// taken stops the start before the database is touched.
     pub async fn build(config: Config) -> Result<Self, StartError> {
         // Settings first: a mistake in them should not wait for a database.
-        http::middleware::cors(&config.cors_origins).map_err(StartError::Config)?;
+        http::middleware::CorsPolicy::parse(&config.cors_origins).map_err(StartError::Config)?;
         let listener = Self::listen(&config)?;
         let database = store::describe(&config.database_url);
         tracing::info!(
@@ -174,12 +174,11 @@ impl Application {
             .map_err(|e| std::io::Error::other(e.to_string()))?;
         let body_limit = config.body_limit;
         let body_timeout = std::time::Duration::from_secs(config.body_timeout.max(1));
-        // Checked here, built per worker (the middleware is not `Clone`).
-        http::middleware::cors(&config.cors_origins).map_err(StartError::Config)?;
-        let cors_origins = config.cors_origins.clone();
+        let cors_policy = http::middleware::CorsPolicy::parse(&config.cors_origins)
+            .map_err(StartError::Config)?;
         let shared = state.clone();
         let server = HttpServer::new(move || {
-            let cors = http::middleware::cors(&cors_origins).ok().flatten();
+            let cors = cors_policy.middleware();
             App::new()
                 .wrap(middleware::from_fn(move |req, next| {
                     http::middleware::body_deadline(req, next, body_timeout, body_limit)
@@ -245,17 +244,19 @@ impl Application {
         self.address.port()
     }
 
+    /// Serves until the public server stops (a signal, or its handle); the admin listener and the
+    /// sweep stop with it.
     pub async fn run(self) -> std::io::Result<()> {
-        // The sweep stops with the server.
         let sweeping = self.sweeper.map(|sweeper| tokio::spawn(sweeper.run()));
-        let served = match self.admin {
-            Some(admin) => {
-                // The admin listener stops with the public one (both take the same signals).
-                let (served, _) = futures_util::join!(self.server, admin.server);
-                served
-            }
-            None => self.server.await,
-        };
+        let admin = self.admin.map(|admin| {
+            let handle = admin.server.handle();
+            tokio::spawn(admin.server);
+            handle
+        });
+        let served = self.server.await;
+        if let Some(admin) = admin {
+            admin.stop(true).await;
+        }
         if let Some(sweeping) = sweeping {
             sweeping.abort();
         }
@@ -265,18 +266,7 @@ impl Application {
     /// Runs the server in the background (tests) and returns a handle to stop it.
     pub fn spawn(self) -> actix_web::dev::ServerHandle {
         let handle = self.server.handle();
-        let sweeping = self.sweeper.map(|sweeper| tokio::spawn(sweeper.run()));
-        let server = self.server;
-        tokio::spawn(async move {
-            let served = server.await;
-            if let Some(sweeping) = sweeping {
-                sweeping.abort();
-            }
-            served
-        });
-        if let Some(admin) = self.admin {
-            tokio::spawn(admin.server);
-        }
+        tokio::spawn(self.run());
         handle
     }
 }

@@ -150,17 +150,58 @@ pub async fn body_deadline(
     Ok(next.call(req).await?.map_into_boxed_body())
 }
 
-/// Cross-origin access for browser pages. `*` lets any origin call every route without
-/// credentials (Parlor authenticates with bearer tokens, never cookies, so a page learns nothing
-/// it does not already hold); a list of origins narrows it; `none` gives `None` (no CORS headers).
-/// An origin that is not `scheme://host[:port]` is an error for the start-up to report.
-pub fn cors(origins: &str) -> Result<Option<actix_cors::Cors>, String> {
-    use actix_web::http::header;
-    let origins = origins.trim();
-    if origins.eq_ignore_ascii_case("none") {
-        return Ok(None);
+/// Cross-origin access for browser pages, as `PARLOR_CORS_ORIGINS` sets it. `*` lets any origin
+/// call every route without credentials (Parlor authenticates with bearer tokens, never cookies,
+/// so a page learns nothing it does not already hold); a list of origins narrows it; `none` sends
+/// no CORS headers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CorsPolicy {
+    Off,
+    AnyOrigin,
+    Origins(Vec<String>),
+}
+
+impl CorsPolicy {
+    /// The setting's policy; an origin that is not `scheme://host[:port]` is an error for the
+    /// start-up to report.
+    pub fn parse(origins: &str) -> Result<Self, String> {
+        let origins = origins.trim();
+        if origins.eq_ignore_ascii_case("none") {
+            return Ok(CorsPolicy::Off);
+        }
+        if origins == "*" {
+            return Ok(CorsPolicy::AnyOrigin);
+        }
+        let list = origins
+            .split(',')
+            .map(str::trim)
+            .filter(|o| !o.is_empty())
+            .map(|origin| match is_origin(origin) {
+                true => Ok(origin.to_owned()),
+                false => Err(format!(
+                    "PARLOR_CORS_ORIGINS: {origin:?} is not an origin like https://example.com \
+                     (or use * or none)"
+                )),
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(CorsPolicy::Origins(list))
     }
-    let mut cors = actix_cors::Cors::default()
+
+    /// The middleware for one worker (actix-cors' is not `Clone`); `None` when CORS is off.
+    pub fn middleware(&self) -> Option<actix_cors::Cors> {
+        let origins = match self {
+            CorsPolicy::Off => return None,
+            CorsPolicy::AnyOrigin => None,
+            CorsPolicy::Origins(list) => Some(list),
+        };
+        Some(cors(origins))
+    }
+}
+
+/// The CORS middleware for `origins`, or for any origin.
+fn cors(origins: Option<&Vec<String>>) -> actix_cors::Cors {
+    use actix_web::http::header;
+    let cors = actix_cors::Cors::default()
         .allowed_methods(["GET", "HEAD", "POST", "OPTIONS"])
         .allowed_headers([
             header::AUTHORIZATION,
@@ -177,20 +218,12 @@ pub fn cors(origins: &str) -> Result<Option<actix_cors::Cors>, String> {
             HeaderName::from_static("x-request-id"),
         ])
         .max_age(3600);
-    if origins == "*" {
-        cors = cors.allow_any_origin().send_wildcard();
-    } else {
-        for origin in origins.split(',').map(str::trim).filter(|o| !o.is_empty()) {
-            if !is_origin(origin) {
-                return Err(format!(
-                    "PARLOR_CORS_ORIGINS: {origin:?} is not an origin like https://example.com \
-                     (or use * or none)"
-                ));
-            }
-            cors = cors.allowed_origin(origin);
-        }
+    match origins {
+        None => cors.allow_any_origin().send_wildcard(),
+        Some(list) => list
+            .iter()
+            .fold(cors, |cors, origin| cors.allowed_origin(origin)),
     }
-    Ok(Some(cors))
 }
 
 /// `scheme://host[:port]`, nothing after it: what a browser sends as `Origin`.
