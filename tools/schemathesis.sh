@@ -10,7 +10,8 @@
 # validation); tools/schemathesis_hooks.py gives the seat-token routes real games and
 # their tokens.
 # One worker: with two, schemathesis once died of an internal Python error ("AST constructor
-# recursion depth mismatch") on a run where every request had passed.
+# recursion depth mismatch") on a run where every request had passed. The two databases are
+# fuzzed at once instead, by two schemathesis processes, each on a core.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 EXAMPLES=${SCHEMATHESIS_EXAMPLES:-100}
@@ -25,8 +26,12 @@ if [ -z "$BIN" ]; then
   BIN="${CARGO_TARGET_DIR:-target}/release/parlor"
 fi
 WORK=$(mktemp -d)
-PID=""
-cleanup() { [ -n "$PID" ] && kill "$PID" 2>/dev/null || true; rm -rf "$WORK"; }
+# The fuzz runs and their servers (each writes its server's pid), killed on exit.
+cleanup() {
+  jobs -p | xargs -r kill 2>/dev/null || true
+  cat "$WORK"/*/server.pid 2>/dev/null | xargs -r kill 2>/dev/null || true
+  rm -rf "$WORK"
+}
 trap cleanup EXIT
 
 # Two two-human games of every turn game the document lists, and two decks, for the hooks:
@@ -64,13 +69,15 @@ seed_players() { # $1 = base URL: two registered players, "name:key,…"
   echo "$players"
 }
 
-fuzz() { # $1 = DATABASE_URL
-  local port
+fuzz() { # $1 = DATABASE_URL, $2 = a name for its files
+  local port pid dir="$WORK/$2"
+  mkdir -p "$dir"
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
   # A creation quota ten times the default: the fuzzer creates far faster than a client, and its
   # creations should reach the logic behind the quota (whose 429 it still meets).
-  DATABASE_URL="$1" PORT=$port RUST_LOG=warn PARLOR_CREATE_RATE_PER_MINUTE=6000 "$BIN" >"$WORK/server.log" 2>&1 &
-  PID=$!
+  DATABASE_URL="$1" PORT=$port RUST_LOG=warn PARLOR_CREATE_RATE_PER_MINUTE=6000 "$BIN" >"$dir/server.log" 2>&1 &
+  pid=$!
+  echo "$pid" >"$dir/server.pid"
   for _ in $(seq 1 300); do curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break; sleep 0.1; done
   PARLOR_FUZZ_BASE="http://127.0.0.1:$port" PARLOR_FUZZ_GAMES=$(seed_games "http://127.0.0.1:$port") \
   PARLOR_FUZZ_DECKS=$(seed_decks "http://127.0.0.1:$port") \
@@ -79,19 +86,36 @@ fuzz() { # $1 = DATABASE_URL
     --checks not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance,unsupported_method,negative_data_rejection \
     --phases examples,coverage,fuzzing,stateful \
     --max-examples "$EXAMPLES" --workers 1 --seed "$SEED" --no-color \
-    || { tail -n 50 "$WORK/server.log"; echo "schemathesis: FAILED with seed $SEED (replay: SCHEMATHESIS_SEED=$SEED bash tools/schemathesis.sh)" >&2; exit 1; }
-  kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""
+    || { tail -n 50 "$dir/server.log"; echo "schemathesis ($2): FAILED with seed $SEED (replay: SCHEMATHESIS_SEED=$SEED bash tools/schemathesis.sh)" >&2; kill "$pid"; return 1; }
+  kill "$pid"; wait "$pid" 2>/dev/null || true
 }
 
-fuzz "sqlite://$WORK/fuzz.db"
+# Both databases at once, each fuzzer on its own core; their output follows, one after the other.
+run_fuzz() { # $1 = DATABASE_URL, $2 = name
+  fuzz "$1" "$2" >"$WORK/$2.out" 2>&1
+}
+
+mkdir -p "$WORK/sqlite"
+run_fuzz "sqlite://$WORK/sqlite/fuzz.db" sqlite &
+SQLITE_RUN=$!
+PG_RUN=""
 if [ -n "${TEST_DATABASE_URL:-}" ]; then
   schema="parlor_fuzz_$$"
   psql "$TEST_DATABASE_URL" -qc "SET client_min_messages = warning; DROP SCHEMA IF EXISTS $schema CASCADE; CREATE SCHEMA $schema"
-  fuzz "$TEST_DATABASE_URL?options=-c%20search_path%3D$schema"
-  psql "$TEST_DATABASE_URL" -qc "SET client_min_messages = warning; DROP SCHEMA $schema CASCADE"
+  run_fuzz "$TEST_DATABASE_URL?options=-c%20search_path%3D$schema" postgres &
+  PG_RUN=$!
 elif [ -n "${CI:-}" ] || [ "${PARLOR_REQUIRE_PG:-0}" = 1 ]; then
   echo "schemathesis: TEST_DATABASE_URL is not set, and CI skips nothing" >&2; exit 1
 else
   echo "schemathesis: SKIPPED the PostgreSQL run: TEST_DATABASE_URL is not set"
 fi
+failed=0
+wait "$SQLITE_RUN" || failed=1
+echo "schemathesis on SQLite:"; cat "$WORK/sqlite.out"
+if [ -n "$PG_RUN" ]; then
+  wait "$PG_RUN" || failed=1
+  echo "schemathesis on PostgreSQL:"; cat "$WORK/postgres.out"
+  psql "$TEST_DATABASE_URL" -qc "SET client_min_messages = warning; DROP SCHEMA $schema CASCADE"
+fi
+[ "$failed" = 0 ] || exit 1
 echo "schemathesis: no failures (seed $SEED)"
