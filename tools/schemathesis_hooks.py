@@ -354,12 +354,14 @@ def _plausible_cards(case) -> None:
 
 @schemathesis.hook
 def before_call(context, case, kwargs):
-    # Schemathesis percent-encodes a path parameter but leaves `?` and `#` as they are, which then
-    # end the path: `POST /v1/players/a?b/key` is `POST /v1/players/a` (405, rightly). A name
-    # keeps its other characters.
+    # Schemathesis percent-encodes a path parameter but leaves `/`, `?`, `#` and `%` as they are,
+    # which change the path (`POST /v1/players/a?b/key` is `POST /v1/players/a`: 405, rightly),
+    # and a name `.` or `..` is a dot segment the client removes (`/v1/players/./key` is
+    # `/v1/players/key`). Such names get `-` for those characters; a name keeps its others.
     name = (case.path_parameters or {}).get("name")
-    if isinstance(name, str) and ("?" in name or "#" in name):
-        case.path_parameters["name"] = name.replace("?", "-").replace("#", "-")
+    if isinstance(name, str):
+        name = re.sub(r"[/?#%]", "-", name)
+        case.path_parameters["name"] = "-" if name in (".", "..") else name
     if case.method.upper() == "POST" and CREATE.match(case.path) and not (case.headers or {}).get("Authorization"):
         _no_registered_names(case)
     if case.method.upper() == "POST":

@@ -305,6 +305,7 @@ macro_rules! deck_action {
             security(("deck_token" = [])),
             responses(
                 (status = 200, description = $ok, body = DeckChange, headers(("ETag" = String))),
+                (status = 400, response = BadRequest),
                 (status = 401, response = Unauthorized),
                 (status = 403, response = Forbidden),
                 (status = 404, response = NotFound),
@@ -350,6 +351,7 @@ deck_action!(
     responses(
         (status = 200, description = "The deck and its owner token (`Cache-Control: no-store`)", body = OwnedDeck,
             headers(("ETag" = String), ("Cache-Control" = String, description = "`no-store`"))),
+        (status = 400, response = BadRequest),
         (status = 404, response = NotFound),
         (status = 409, response = Conflict),
         (status = 412, response = PreconditionFailed),
