@@ -139,6 +139,7 @@ pub async fn register(
         (status = 400, response = BadRequest),
         (status = 401, response = Unauthorized),
         (status = 403, response = Forbidden),
+        (status = 404, response = NotFound),
         (status = 409, response = Conflict),
         (status = 503, response = Unavailable),
     ))]
