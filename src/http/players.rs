@@ -49,7 +49,7 @@ pub struct PlayerQuery {
 /// scored game; a registered player answers to every look-alike of their name, and their record
 /// is theirs alone: a guest's record of the same name is `?guest=true`.
 #[utoipa::path(get, path = "/v1/players/{name}", tag = "players",
-    params(("name" = String, Path, min_length = 1, description = "Player name"), PlayerQuery),
+    params(("name" = String, Path, min_length = 1, pattern = r"^[^/?#%]*[^/?#%.][^/?#%]*$", description = "Player name (a name with `/`, `?`, `#` or `%` is looked up percent-encoded)"), PlayerQuery),
     responses(
         (status = 200, body = Player),
         (status = 400, response = BadRequest),
@@ -132,7 +132,7 @@ pub async fn register(
 /// Replaces a player's key: the current key (`Authorization: Bearer <player key>`) proves who
 /// asks and stops working at once; the answer holds the new key, shown only now.
 #[utoipa::path(post, path = "/v1/players/{name}/key", tag = "players",
-    params(("name" = String, Path, min_length = 1, description = "Player name")),
+    params(("name" = String, Path, min_length = 1, pattern = r"^[^/?#%]*[^/?#%.][^/?#%]*$", description = "Player name (a name with `/`, `?`, `#` or `%` is looked up percent-encoded)")),
     security(("player_key" = [])),
     responses(
         (status = 200, body = Registered, description = "The new key, shown only now (`Cache-Control: no-store`)"),
