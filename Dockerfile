@@ -8,20 +8,22 @@ WORKDIR /src
 #    Cargo.lock change, not on every edit of src/. Cargo.toml names the benches, so their files
 #    must exist too (examples and tests are found by directory and are not needed).
 COPY Cargo.toml Cargo.lock ./
-RUN mkdir -p src benches \
+COPY crates/parlor-games/Cargo.toml crates/parlor-games/
+RUN mkdir -p src benches crates/parlor-games/src crates/parlor-games/benches \
  && echo 'fn main() {}' > src/main.rs \
- && touch src/lib.rs \
- && echo 'fn main() {}' > benches/poker.rs \
+ && touch src/lib.rs crates/parlor-games/src/lib.rs \
  && echo 'fn main() {}' > benches/create_flood.rs \
+ && echo 'fn main() {}' > crates/parlor-games/benches/poker.rs \
  && cargo build --release --locked --bin parlor \
- && rm -rf src benches
+ && rm -rf src benches crates
 
 # 2. The real sources (the migrations are compiled into the binary). COPY keeps the files' own
 #    times, which can be older than the stand-ins' build: touch them so Cargo rebuilds the crate.
 COPY src src
+COPY crates crates
 COPY migrations migrations
 COPY benches benches
-RUN touch src/main.rs src/lib.rs \
+RUN touch src/main.rs src/lib.rs crates/parlor-games/src/lib.rs \
  && cargo build --release --locked --bin parlor
 
 FROM debian:bookworm-slim

@@ -5,10 +5,12 @@
 
 pub mod app;
 pub mod config;
-pub mod games;
 pub mod http;
 pub mod rating;
-pub mod seed;
 pub mod service;
 pub mod store;
 pub mod telemetry;
+
+/// The rules and AIs, a crate of their own (`crates/parlor-games`).
+pub use parlor_games as games;
+pub use parlor_games::seed;

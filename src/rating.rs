@@ -10,6 +10,8 @@ use skillratings::glicko2::{glicko2_rating_period, Glicko2Config, Glicko2Rating}
 use skillratings::Outcomes;
 use utoipa::ToSchema;
 
+pub use crate::games::AiRatings;
+
 /// A Glicko-2 rating on the familiar (Elo-like) scale.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({"rating": 1562.3, "deviation": 187.4, "volatility": 0.06}))]
@@ -57,14 +59,6 @@ impl Rating {
 
 /// The deviation an AI level's rating is held at: its rating comes from hundreds of measured games.
 pub const AI_DEVIATION: f64 = 50.0;
-
-/// The fixed ratings of a game's AI levels.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct AiRatings {
-    pub easy: f64,
-    pub normal: f64,
-    pub hard: f64,
-}
 
 /// One seat of a finished rated game: its rating before the game and what it scored
 /// (1 a win, 0 a loss, ½ a draw).

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Generate Go fixtures with GNU Go: games full of random moves (so captures, kos and suicides come up),
 each move recorded with GNU Go's board and capture counts, and at the end GNU Go's dead stones and
-its final score. The Rust test src/games/go/tests/gnugo.rs replays every game with our engine.
+its final score. The Rust test crates/parlor-games/src/go/tests/gnugo.rs replays every game with our engine.
 
-    python3 tools/gnugo_fixtures.py                      # writes tests/fixtures/go/gnugo_games.json
+    python3 tools/gnugo_fixtures.py                      # writes crates/parlor-games/fixtures/go/gnugo_games.json
     python3 tools/gnugo_fixtures.py --seed 7 --out /tmp/x.json --games 9:4,13:2
 
 No pip dependencies. Installs the Debian package `gnugo` with apt-get when it is missing.
@@ -232,7 +232,7 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     parser.add_argument(
         "--out",
-        default=os.path.join(here, "..", "tests", "fixtures", "go", "gnugo_games.json"),
+        default=os.path.join(here, "..", "crates", "parlor-games", "fixtures", "go", "gnugo_games.json"),
     )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--games", default=DEFAULT_GAMES, help="size:count,...")

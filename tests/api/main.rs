@@ -12,7 +12,6 @@ mod contract;
 mod go_api;
 mod gomoku_api;
 mod gomoku_easy_oracle;
-mod layers;
 mod ops_api;
 mod players_api;
 mod poker_api;

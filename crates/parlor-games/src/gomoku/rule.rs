@@ -1,0 +1,84 @@
+//! The winning rule and the two colours.
+
+use serde::{Deserialize, Serialize};
+
+/// Which lines win.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema,
+)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = GomokuRule)]
+pub enum Rule {
+    /// Five or more in a row wins (seed 001's check).
+    #[default]
+    Freestyle,
+    /// Exactly five wins; an overline of six or more does not.
+    Standard,
+}
+
+impl Rule {
+    /// Whether an unbroken line of `len` stones of one colour wins under this rule.
+    pub fn wins(self, len: usize) -> bool {
+        match self {
+            Rule::Freestyle => len >= 5,
+            Rule::Standard => len == 5,
+        }
+    }
+}
+
+/// A stone colour. Black is seat 0 and moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stone {
+    Black,
+    White,
+}
+
+impl Stone {
+    pub fn opponent(self) -> Stone {
+        match self {
+            Stone::Black => Stone::White,
+            Stone::White => Stone::Black,
+        }
+    }
+
+    /// The seat that plays this colour: 0 for black, 1 for white.
+    pub fn seat(self) -> usize {
+        match self {
+            Stone::Black => 0,
+            Stone::White => 1,
+        }
+    }
+
+    /// The character used in [`crate::gomoku::Gomoku::rows`].
+    pub fn symbol(self) -> char {
+        match self {
+            Stone::Black => 'X',
+            Stone::White => 'O',
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_lengths() {
+        assert!(!Rule::Freestyle.wins(4));
+        assert!(Rule::Freestyle.wins(5) && Rule::Freestyle.wins(6));
+        assert!(Rule::Standard.wins(5));
+        assert!(!Rule::Standard.wins(6) && !Rule::Standard.wins(4));
+    }
+
+    #[test]
+    fn serde_names() {
+        assert_eq!(
+            serde_json::to_string(&Rule::Standard).unwrap(),
+            "\"standard\""
+        );
+        assert_eq!(Rule::default(), Rule::Freestyle);
+        assert_eq!(serde_json::to_string(&Stone::White).unwrap(), "\"white\"");
+        assert_eq!(Stone::Black.opponent(), Stone::White);
+    }
+}

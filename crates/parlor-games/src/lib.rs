@@ -1,0 +1,22 @@
+#![doc = include_str!("../README.md")]
+
+pub mod go;
+pub mod gomoku;
+#[cfg(test)]
+mod growth;
+pub mod player_schema;
+pub mod poker;
+pub mod ready_json;
+#[cfg(test)]
+mod refusals;
+pub mod registry;
+pub mod seed;
+pub mod takeback;
+mod turn;
+pub mod uno;
+
+pub use turn::{
+    schema_of, AiAnalysis, AiBudget, AiCandidate, AiChoice, AiLevel, AiRatings, EndReason,
+    GameResult, GameStatus, InviteWord, OpenSeat, PlayerSpec, Report, ReportParam, ReportQuery,
+    ReportSpec, ReservedFor, RuleError, Seat, SeatKind, SeatKindWord, TurnGame, UnknownWord,
+};
