@@ -5,7 +5,6 @@
 //! version it produced: gapless, and the state is always the replay of the log.
 
 mod location;
-pub(crate) mod pieces;
 mod postgres;
 mod records;
 mod sql;
@@ -78,9 +77,6 @@ pub fn now() -> chrono::DateTime<chrono::Utc> {
 pub trait GameStore: Send + Sync + 'static {
     /// Answers when the database does.
     async fn ping(&self) -> StoreResult<()>;
-    /// Whether a state offered in pieces ([`Layout::Pieces`]) is kept in pieces. A store that
-    /// keeps every state whole ignores the layout, so its callers need not keep what they wrote.
-    fn keeps_pieces(&self) -> bool;
 
     /// Stores a new game with its seats (version 0, empty log) and registers its named players.
     async fn create_game(&self, game: &NewGame) -> StoreResult<()>;
@@ -123,9 +119,9 @@ pub trait GameStore: Send + Sync + 'static {
     /// deck's, 403, rather than nobody's, 401).
     async fn deck_token_known(&self, token_hash: &[u8]) -> StoreResult<bool>;
 
-    /// Removes every game still `waiting` that nobody changed since `before` (its seats, log and
-    /// pieces go with it); answers how many went. Idempotent, so several servers on one database
-    /// may sweep at once.
+    /// Removes every game still `waiting` that nobody changed since `before` (its seats and log go
+    /// with it); answers how many went. Idempotent, so several servers on one database may sweep
+    /// at once.
     async fn remove_waiting_games(&self, before: chrono::DateTime<chrono::Utc>)
         -> StoreResult<u64>;
     /// Removes every poker deck nobody changed since `before`; answers how many went.

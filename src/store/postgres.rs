@@ -37,7 +37,4 @@ impl PgStore {
     }
 }
 
-// A change writes a new version of the row, whose cost grows with its size: a long game's state
-// goes in pieces, and a move writes only the end of it (measured; the runs are in the git history
-// of docs/PERFORMANCE.md).
-impl_sql_store!(PgStore, pieces: true, state_param: Json);
+impl_sql_store!(PgStore, state_param: Json);

@@ -1,7 +1,5 @@
 //! Rows as the store reads and writes them.
 
-use std::sync::Arc;
-
 use chrono::{DateTime, Utc};
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -51,18 +49,6 @@ impl SeatRow {
 /// game's state is not built into a JSON tree and back on every move.
 pub type StoredState = Box<RawValue>;
 
-/// How the store lays a game's state out.
-#[derive(Clone, Debug, Default)]
-pub enum Layout {
-    /// One value: a state that may change anywhere (UNO's hands and deck).
-    #[default]
-    Whole,
-    /// In pieces (see [`super::pieces`]), for a state that grows at its end: a change late in a long
-    /// game writes its tail and the pieces that differ from `written`, the state as this server
-    /// last wrote it at the version the change replaces. Without it, every piece is written again.
-    Pieces { written: Option<Arc<str>> },
-}
-
 #[derive(Clone, Debug)]
 pub struct NewGame {
     pub id: Uuid,
@@ -70,7 +56,6 @@ pub struct NewGame {
     pub status: GameStatus,
     pub turn: Option<i32>,
     pub state: StoredState,
-    pub layout: Layout,
     pub seats: Vec<SeatRow>,
     /// Players whose score this game may move; they get a score row at creation.
     pub scored_players: Vec<ScoreHolder>,
@@ -157,7 +142,6 @@ pub struct Commit {
     pub status: Option<GameStatus>,
     pub turn: Option<i32>,
     pub state: StoredState,
-    pub layout: Layout,
     pub result: Option<Value>,
     /// The seat that acted (`None`: the server, e.g. an abort).
     pub seat: Option<i32>,

@@ -86,35 +86,6 @@ macro_rules! rate_game {
 
 pub(crate) use rate_game;
 
-/// Writes the pieces of a state `$plan` (a [`Plan`](super::pieces::Plan)) of game `$id` inside
-/// its transaction `$tx`: drops the stale ones, adds the new ones.
-macro_rules! write_pieces {
-    ($tx:expr, $id:expr, $plan:expr) => {{
-        let tx = $tx;
-        let id: Uuid = $id;
-        let plan: &$crate::store::pieces::Plan<'_> = $plan;
-        if let Some(from) = plan.drop_from {
-            sqlx::query("DELETE FROM state_pieces WHERE game_id = $1 AND idx >= $2")
-                .bind(id)
-                .bind(from)
-                .execute(&mut **tx)
-                .await
-                .map_err(StoreError::from_sqlx)?;
-        }
-        for (idx, piece) in &plan.add {
-            sqlx::query("INSERT INTO state_pieces (game_id, idx, piece) VALUES ($1, $2, $3)")
-                .bind(id)
-                .bind(*idx)
-                .bind(*piece)
-                .execute(&mut **tx)
-                .await
-                .map_err(StoreError::from_sqlx)?;
-        }
-    }};
-}
-
-pub(crate) use write_pieces;
-
 /// Recomputes whether game `$id` shows in the public listing, inside its transaction `$tx`: not
 /// while every open seat it has is reserved (by an invitation or for a registered player).
 macro_rules! relist {
@@ -162,19 +133,12 @@ macro_rules! remove_in_batches {
 
 pub(crate) use remove_in_batches;
 
-/// How often a load of a state kept in pieces starts again when a change lands between reading the
-/// row and reading the pieces, before it gives up with a conflict.
-pub(crate) const LOAD_ATTEMPTS: usize = 8;
-
 /// Implements `GameStore` for a type with a `pool: sqlx::Pool<DB>` field, for reads, and a
 /// `writer()` method giving the pool every change runs on (SQLite's own connection; PostgreSQL's
-/// `pool`). `$pieces`: whether the database keeps a growing state in pieces when asked to (see
-/// [`super::pieces`]); where a change costs the same whatever the row's size, it stores every
-/// state whole. `$state_param`
-/// makes the parameter a state (JSON text) is bound as: `Json` for a `jsonb` column, or the
+/// `pool`). `$state_param` makes the parameter a state (JSON text) is bound as: `Json` for a `jsonb` column, or the
 /// text itself for a text column (`Json` would write the text out once more).
 macro_rules! impl_sql_store {
-    ($store:ty, pieces: $pieces:expr, state_param: $state_param:path) => {
+    ($store:ty, state_param: $state_param:path) => {
         #[async_trait::async_trait]
         impl $crate::store::GameStore for $store {
             async fn ping(&self) -> StoreResult<()> {
@@ -185,12 +149,7 @@ macro_rules! impl_sql_store {
                 Ok(())
             }
 
-            fn keeps_pieces(&self) -> bool {
-                $pieces
-            }
-
             async fn create_game(&self, game: &NewGame) -> StoreResult<()> {
-                let plan = $crate::store::pieces::Plan::new(&game.state, &game.layout, $pieces);
                 let mut tx = self.writer().begin().await.map_err(StoreError::from_sqlx)?;
                 sqlx::query(
                     "INSERT INTO games (id, game, status, version, turn, state, result, created_at, updated_at) \
@@ -200,12 +159,11 @@ macro_rules! impl_sql_store {
                 .bind(&game.game)
                 .bind(game.status.as_str())
                 .bind(game.turn)
-                .bind($state_param(plan.tail.as_deref().unwrap_or(&*game.state)))
+                .bind($state_param(&*game.state))
                 .bind(game.at)
                 .execute(&mut *tx)
                 .await
                 .map_err(StoreError::from_sqlx)?;
-                $crate::store::sql::write_pieces!(&mut tx, game.id, &plan);
                 for seat in &game.seats {
                     sqlx::query(
                         "INSERT INTO seats (game_id, seat, name, kind, level, token_hash, player, \
@@ -247,61 +205,32 @@ macro_rules! impl_sql_store {
                 id: Uuid,
                 held: Option<HeldVersion>,
             ) -> StoreResult<Option<GameRecord>> {
-                // A state kept in pieces comes in a second statement, and a third checks that the
-                // row did not change in between (else the load starts again): a load the cache
-                // answers is still the one statement it was.
-                for _ in 0..$crate::store::sql::LOAD_ATTEMPTS {
-                    // Without a held version both comparisons are NULL, and the state comes.
-                    let row: Option<GameRow> = sqlx::query_as(
-                        "SELECT id, game, status, version, turn, \
-                         CASE WHEN version = $1 AND updated_at = $2 THEN NULL ELSE state END AS state, \
-                         result, created_at, updated_at FROM games WHERE id = $3",
-                    )
-                    .bind(held.map(|h| h.version))
-                    .bind(held.map(|h| h.updated_at))
-                    .bind(id)
-                    .fetch_optional(&self.pool)
-                    .await
-                    .map_err(StoreError::from_sqlx)?;
-                    let Some(mut row) = row else { return Ok(None) };
-                    if let Some(tail) = row.state.as_ref().and_then(|s| $crate::store::pieces::tail_of(&s.0)) {
-                        let pieces: Vec<String> = sqlx::query_scalar(
-                            "SELECT piece FROM state_pieces WHERE game_id = $1 ORDER BY idx",
-                        )
-                        .bind(id)
-                        .fetch_all(&self.pool)
-                        .await
-                        .map_err(StoreError::from_sqlx)?;
-                        let now: Option<(i64, chrono::DateTime<chrono::Utc>)> =
-                            sqlx::query_as("SELECT version, updated_at FROM games WHERE id = $1")
-                                .bind(id)
-                                .fetch_optional(&self.pool)
-                                .await
-                                .map_err(StoreError::from_sqlx)?;
-                        if now != Some((row.version, row.updated_at)) {
-                            continue;
-                        }
-                        let whole = tail.and_then(|tail| $crate::store::pieces::assemble(&pieces, &tail));
-                        row.state = Some(Json(whole.map_err(|e| {
-                            StoreError::Corrupt(format!("the state of game {id} in pieces: {e}"))
-                        })?));
-                    }
-                    let seats: Vec<SeatRow> = sqlx::query_as(
-                        "SELECT seat, name, kind, level, token_hash, player, invite_hash, reserved_for \
-                         FROM seats WHERE game_id = $1 ORDER BY seat",
-                    )
-                    .bind(id)
-                    .fetch_all(&self.pool)
-                    .await
-                    .map_err(StoreError::from_sqlx)?;
-                    return Ok(Some(GameRecord { row, seats }));
-                }
-                Err(StoreError::Conflict)
+                // Without a held version both comparisons are NULL, and the state comes.
+                let row: Option<GameRow> = sqlx::query_as(
+                    "SELECT id, game, status, version, turn, \
+                     CASE WHEN version = $1 AND updated_at = $2 THEN NULL ELSE state END AS state, \
+                     result, created_at, updated_at FROM games WHERE id = $3",
+                )
+                .bind(held.map(|h| h.version))
+                .bind(held.map(|h| h.updated_at))
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await
+                .map_err(StoreError::from_sqlx)?;
+                let Some(row) = row else { return Ok(None) };
+                let seats: Vec<SeatRow> = sqlx::query_as(
+                    "SELECT seat, name, kind, level, token_hash, player, invite_hash, reserved_for \
+                     FROM seats WHERE game_id = $1 ORDER BY seat",
+                )
+                .bind(id)
+                .fetch_all(&self.pool)
+                .await
+                .map_err(StoreError::from_sqlx)?;
+                Ok(Some(GameRecord { row, seats }))
             }
 
 
             async fn commit(&self, change: &Commit) -> StoreResult<()> {
-                let plan = $crate::store::pieces::Plan::new(&change.state, &change.layout, $pieces);
                 let mut tx = self.writer().begin().await.map_err(StoreError::from_sqlx)?;
                 // The compare-and-swap: the first write of the transaction, so SQLite takes its write
                 // lock at once and PostgreSQL's row lock makes a racing writer see the new version.
@@ -315,7 +244,7 @@ macro_rules! impl_sql_store {
                      version = version + 1 WHERE id = $5 AND version = $6"
                 })
                 .bind(change.turn)
-                .bind($state_param(plan.tail.as_deref().unwrap_or(&*change.state)))
+                .bind($state_param(&*change.state))
                 .bind(change.result.as_ref().map(Json))
                 .bind(change.at);
                 if let Some(status) = change.status {
@@ -330,7 +259,6 @@ macro_rules! impl_sql_store {
                 if swapped.rows_affected() != 1 {
                     return Err(StoreError::Conflict);
                 }
-                $crate::store::sql::write_pieces!(&mut tx, change.game_id, &plan);
                 sqlx::query("INSERT INTO moves (game_id, seq, seat, action, at) VALUES ($1, $2, $3, $4, $5)")
                     .bind(change.game_id)
                     .bind(change.expected_version + 1)

@@ -105,10 +105,7 @@ where
     }
 }
 
-// A change rewrites the row's page whatever the row's size: pieces bought nothing here, before and
-// after the move list was stored last (measured; the runs are in the git history of
-// docs/PERFORMANCE.md), so every state is stored whole.
-impl_sql_store!(SqliteStore, pieces: false, state_param: state_text);
+impl_sql_store!(SqliteStore, state_param: state_text);
 
 /// A state as the text column holds it: the JSON text itself.
 fn state_text(state: &serde_json::value::RawValue) -> &str {

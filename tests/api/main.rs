@@ -15,6 +15,7 @@ mod gomoku_easy_oracle;
 mod ops_api;
 mod players_api;
 mod poker_api;
+mod release_store;
 mod security;
 mod store_contract;
 mod uno_api;

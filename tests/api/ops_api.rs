@@ -526,7 +526,7 @@ macro_rules! eventually {
 /// `--waiting-game-ttl-hours` and `--idle-deck-ttl-hours` (0: never).
 async fn the_server_sweeps_what_expired(db: Db) {
     use parlor::games::GameStatus;
-    use parlor::store::{DeckRecord, Layout, NewGame};
+    use parlor::store::{DeckRecord, NewGame};
 
     let Some((url, dir)) = common::fresh_database(db).await else {
         return;
@@ -539,7 +539,6 @@ async fn the_server_sweeps_what_expired(db: Db) {
         status: GameStatus::Waiting,
         turn: None,
         state: serde_json::value::to_raw_value(&json!({"moves": []})).unwrap(),
-        layout: Layout::Whole,
         seats: Vec::new(),
         scored_players: Vec::new(),
         at,

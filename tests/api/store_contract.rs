@@ -9,8 +9,8 @@ use parlor::games::{GameStatus, SeatKindWord};
 use parlor::rating::{Rating, Standing};
 use parlor::store::{
     BoardCursor, BoardQuery, BoardRow, BoardSort, Commit, DeckRecord, GameFilter, GameStore,
-    HeldVersion, Layout, NewGame, PlayerRecord, Rated, RatedGame, RatedSide, ScoreChange,
-    ScoreHolder, SeatRow, StoreError, StoredState,
+    HeldVersion, NewGame, PlayerRecord, Rated, RatedGame, RatedSide, ScoreChange, ScoreHolder,
+    SeatRow, StoreError, StoredState,
 };
 use serde_json::{json, Value};
 use sqlx::types::Json;
@@ -40,7 +40,6 @@ fn new_game(player: &str) -> NewGame {
         status: GameStatus::Active,
         turn: Some(0),
         state: stored(json!({"moves": []})),
-        layout: Layout::Whole,
         seats: vec![
             SeatRow {
                 seat: 0,
@@ -76,7 +75,6 @@ fn change(game: &NewGame, expected_version: i64, mv: &str) -> Commit {
         status: None,
         turn: Some(1),
         state: stored(json!({"moves": [mv]})),
-        layout: Layout::Whole,
         result: None,
         seat: Some(0),
         action: json!({"move": mv}),
@@ -462,83 +460,60 @@ fn raw(text: String) -> StoredState {
     serde_json::value::RawValue::from_string(text).unwrap()
 }
 
-/// The state as loaded; a state in pieces keeps its spelling (its tail is a JSON string).
-async fn loaded_text(store: &dyn GameStore, id: Uuid) -> String {
+/// The state as loaded.
+async fn loaded_state(store: &dyn GameStore, id: Uuid) -> Value {
     let record = store.load_game(id, None).await.unwrap().unwrap();
-    record.row.state.expect("a state").0.get().to_owned()
+    parsed(&record.row.state.expect("a state").0)
 }
 
-/// A state that grows at its end loads back exactly through every kind of change: growth past a
-/// piece, growth within one, an undo that drops a piece, a change inside the first piece, a write
-/// whose writer does not know the stored pieces, a state shrunk back below one piece, a state first
-/// stored whole. PostgreSQL keeps it in pieces, SQLite whole. A conflicting write leaves it alone;
-/// a holder of the version gets no state.
-async fn state_in_pieces(db: Db) {
+/// A game's state loads back as it was written through every kind of change: growth, an undo
+/// that shortens it, a change at its start. A conflicting write leaves it alone; a holder of the
+/// version gets no state.
+async fn states_load_as_written(db: Db) {
     let Some((url, _dir)) = common::fresh_database(db).await else {
         return;
     };
     let store = common::open_store(&url).await;
-    // The service asks this before it keeps the text it wrote.
-    assert_eq!(store.keeps_pieces(), matches!(db, Db::Postgres));
-    // 512-byte pieces where the database keeps them: 400 moves are 1.2 KB, 500 are 1.5 KB.
-    let pieces_of = |whole_on_sqlite: i64| match db {
-        Db::Postgres => whole_on_sqlite,
-        Db::Sqlite => 0,
-    };
-    let mut game = new_game("pieces");
+    let mut game = new_game("growing");
     game.state = growing(400, "");
-    game.layout = Layout::Pieces { written: None };
     store.create_game(&game).await.unwrap();
-    assert_eq!(loaded_text(&*store, game.id).await, game.state.get());
-    assert_eq!(stored_pieces(db, &url, game.id).await, pieces_of(2));
+    assert_eq!(loaded_state(&*store, game.id).await, parsed(&game.state));
 
-    let mut written: Option<String> = Some(game.state.get().to_owned());
-    let first_piece_changed = raw(growing(330, "").get().replacen("Bdd", "Bee", 1));
+    let first_move_changed = raw(growing(330, "").get().replacen("Bdd", "Bee", 1));
     let steps = [
-        (growing(401, ""), true),    // within the tail
-        (growing(700, ""), true),    // past a piece
-        (growing(300, "Wpp"), true), // an undo: pieces dropped
-        (growing(310, ""), true),
-        (growing(320, ""), false), // the writer does not know what is stored
-        (first_piece_changed, true),
-        (growing(10, ""), true), // shorter than a piece: whole again
-        (growing(500, ""), true),
+        growing(401, ""),
+        growing(700, ""),
+        growing(300, "Wpp"),
+        first_move_changed,
+        growing(10, ""),
+        growing(500, ""),
     ];
     let version = steps.len() as i64;
-    for (step, (state, known)) in steps.into_iter().enumerate() {
+    for (step, state) in steps.into_iter().enumerate() {
         let mut commit = change(&game, step as i64, "x");
         commit.state = state;
-        commit.layout = Layout::Pieces {
-            written: written.as_deref().filter(|_| known).map(Into::into),
-        };
         store.commit(&commit).await.unwrap();
-        let text = loaded_text(&*store, game.id).await;
-        if commit.state.get().len() > 512 {
-            assert_eq!(text, commit.state.get(), "after change {}", step + 1);
-        } else {
-            // Stored whole: PostgreSQL's `jsonb` keeps the value, not the spelling.
-            assert_eq!(
-                parsed(&raw(text)),
-                parsed(&commit.state),
-                "after change {}",
-                step + 1
-            );
-        }
-        written = Some(commit.state.get().to_owned());
+        assert_eq!(
+            loaded_state(&*store, game.id).await,
+            parsed(&commit.state),
+            "after change {}",
+            step + 1
+        );
     }
 
-    // A stale write changes nothing, pieces included.
+    // A stale write changes nothing.
     let mut stale = change(&game, version - 1, "y");
     stale.state = growing(900, "");
-    stale.layout = Layout::Pieces { written: None };
     assert!(matches!(
         store.commit(&stale).await,
         Err(StoreError::Conflict)
     ));
-    assert_eq!(loaded_text(&*store, game.id).await, growing(500, "").get());
-    assert_eq!(stored_pieces(db, &url, game.id).await, pieces_of(3));
+    assert_eq!(
+        loaded_state(&*store, game.id).await,
+        parsed(&growing(500, ""))
+    );
 
-    // The holder of the version gets neither the tail nor the pieces.
+    // The holder of the version gets no state.
     let row = store.load_game(game.id, None).await.unwrap().unwrap().row;
     let held = HeldVersion {
         version: row.version,
@@ -552,50 +527,16 @@ async fn state_in_pieces(db: Db) {
         .row
         .state
         .is_none());
-
-    // A state stored whole (by a build before pieces, or a short one) goes into pieces on its
-    // first long write, whatever the writer knows.
-    let mut whole = new_game("whole");
-    whole.state = growing(400, "");
-    store.create_game(&whole).await.unwrap();
-    let mut commit = change(&whole, 0, "x");
-    commit.state = growing(401, "");
-    commit.layout = Layout::Pieces { written: None };
-    store.commit(&commit).await.unwrap();
-    assert_eq!(loaded_text(&*store, whole.id).await, growing(401, "").get());
-}
-
-/// How many pieces the database holds for game `id`.
-async fn stored_pieces(db: Db, url: &str, id: Uuid) -> i64 {
-    let sql = "SELECT count(*) FROM state_pieces WHERE game_id = $1";
-    match db {
-        Db::Sqlite => {
-            let pool = sqlx::SqlitePool::connect(url).await.unwrap();
-            sqlx::query_scalar(sql)
-                .bind(id)
-                .fetch_one(&pool)
-                .await
-                .unwrap()
-        }
-        Db::Postgres => {
-            let pool = sqlx::PgPool::connect(url).await.unwrap();
-            sqlx::query_scalar(sql)
-                .bind(id)
-                .fetch_one(&pool)
-                .await
-                .unwrap()
-        }
-    }
 }
 
 #[actix_web::test]
-async fn sqlite_stores_a_growing_state_whole() {
-    state_in_pieces(Db::Sqlite).await;
+async fn sqlite_loads_states_as_written() {
+    states_load_as_written(Db::Sqlite).await;
 }
 
 #[actix_web::test]
-async fn postgres_keeps_a_growing_state_in_pieces() {
-    state_in_pieces(Db::Postgres).await;
+async fn postgres_loads_states_as_written() {
+    states_load_as_written(Db::Postgres).await;
 }
 
 /// Many writers racing on one game through the store: exactly one commit per version.

@@ -2,11 +2,8 @@
 
 pub mod go;
 pub mod gomoku;
-#[cfg(test)]
-mod growth;
 pub mod player_schema;
 pub mod poker;
-pub mod ready_json;
 #[cfg(test)]
 mod refusals;
 pub mod registry;

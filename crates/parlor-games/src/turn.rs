@@ -344,11 +344,6 @@ pub trait TurnGame: Clone + Serialize + DeserializeOwned + Send + Sync + 'static
     /// Whether a seat's view holds something other seats may not see (UNO hands); the
     /// conformance suite then checks that no other view, event or log entry carries it.
     const PRIVATE_VIEWS: bool = false;
-    /// Whether the stored state grows at its end as the game goes on (a move list last, nothing
-    /// after it but the brackets that close it): the store then keeps it in pieces and a change
-    /// writes only the end, so a move late in a long game costs what an early one does.
-    /// `games/growth.rs` checks that a move changes no more than the last few bytes.
-    const STATE_GROWS_AT_END: bool = false;
 
     /// Options a client gives at creation (the create body, players included).
     type Options: DeserializeOwned + ToSchema + Send + 'static;

@@ -27,8 +27,8 @@ pub const CACHE_BYTES: usize = 64 * 1024 * 1024;
 const ENTRY_OVERHEAD: usize = 512;
 
 /// Games as the last request left them, least recently used out first once the entries weigh more
-/// than the budget. An entry weighs the length of its stored state text (plus the text this server
-/// wrote, when it keeps one, and [`ENTRY_OVERHEAD`]): the rules state in memory grows with it.
+/// than the budget. An entry weighs the length of its stored state text and [`ENTRY_OVERHEAD`]:
+/// the rules state in memory grows with it.
 pub struct LoadedGames {
     budget: usize,
     inner: Mutex<Entries>,
@@ -45,9 +45,6 @@ struct Entries {
 pub struct HeldGame {
     pub version: HeldVersion,
     game: Arc<dyn Any + Send + Sync>,
-    /// The state as this server wrote it at this version, for a game whose state the store keeps
-    /// in pieces (the next write compares against it); `None` when the game was read, not written.
-    pub written: Option<Arc<str>>,
 }
 
 impl HeldGame {
@@ -62,7 +59,6 @@ struct Entry {
     version: i64,
     updated_at: DateTime<Utc>,
     game: Arc<dyn Any + Send + Sync>,
-    written: Option<Arc<str>>,
     /// What it counts for against the budget.
     weight: usize,
 }
@@ -95,25 +91,16 @@ impl LoadedGames {
                 updated_at: entry.updated_at,
             },
             game: Arc::clone(&entry.game),
-            written: entry.written.clone(),
         })
     }
 
-    /// Remembers `game` as the state stored in `row`, whose state text is `state_bytes` long, and
-    /// the text this server wrote for it, if any. The cache shares the game with the request that
+    /// Remembers `game` as the state stored in `row`, whose state text is `state_bytes` long. The
+    /// cache shares the game with the request that
     /// saved it: nothing is copied. A finished or aborted game is not held (it is rarely read
     /// again; a read parses it), nor one heavier than the whole budget; either drops what the
     /// cache held for that id.
-    pub fn put<G: TurnGame>(
-        &self,
-        row: &GameRow,
-        game: &Arc<G>,
-        written: Option<Arc<str>>,
-        state_bytes: usize,
-    ) {
-        let weight = state_bytes
-            .saturating_add(written.as_deref().map_or(0, str::len))
-            .saturating_add(ENTRY_OVERHEAD);
+    pub fn put<G: TurnGame>(&self, row: &GameRow, game: &Arc<G>, state_bytes: usize) {
+        let weight = state_bytes.saturating_add(ENTRY_OVERHEAD);
         let over = matches!(row.status, GameStatus::Finished | GameStatus::Aborted);
         let mut entries = self.lock();
         if let Some(old) = entries.by_id.pop(&row.id) {
@@ -136,7 +123,6 @@ impl LoadedGames {
                 version: row.version,
                 updated_at: row.updated_at,
                 game,
-                written,
                 weight,
             },
         );
@@ -214,7 +200,7 @@ mod tests {
     fn a_game_is_held_as_the_version_it_was_put_with() {
         let cache = LoadedGames::with_budget(1 << 20);
         let stored = row(1, 3);
-        cache.put(&stored, &Arc::new(game()), None, 100);
+        cache.put(&stored, &Arc::new(game()), 100);
         let held = cache.held(stored.id).expect("held");
         assert_eq!(
             held.version,
@@ -225,7 +211,7 @@ mod tests {
         );
         assert!(held.game::<GomokuGame>().is_some());
         assert!(cache.held(Uuid::from_u128(2)).is_none(), "another game");
-        cache.put(&row(1, 4), &Arc::new(game()), None, 100);
+        cache.put(&row(1, 4), &Arc::new(game()), 100);
         assert_eq!(
             held_version(&cache, 1),
             Some(4),
@@ -236,7 +222,7 @@ mod tests {
     #[test]
     fn a_released_game_is_no_longer_shared_so_a_change_copies_nothing() {
         let cache = LoadedGames::with_budget(1 << 20);
-        cache.put(&row(1, 0), &Arc::new(game()), None, 100);
+        cache.put(&row(1, 0), &Arc::new(game()), 100);
         let mut held = cache
             .held(Uuid::from_u128(1))
             .unwrap()
@@ -256,7 +242,7 @@ mod tests {
         assert_eq!(Arc::as_ptr(&held), before, "changed in place, not copied");
     }
 
-    /// What an entry put with `state_bytes` and nothing written weighs.
+    /// What an entry put with `state_bytes` weighs.
     fn weight(state_bytes: usize) -> usize {
         state_bytes + ENTRY_OVERHEAD
     }
@@ -264,10 +250,10 @@ mod tests {
     #[test]
     fn a_full_cache_drops_the_least_recently_used_game() {
         let cache = LoadedGames::with_budget(2 * weight(1000));
-        cache.put(&row(1, 0), &Arc::new(game()), None, 1000);
-        cache.put(&row(2, 0), &Arc::new(game()), None, 1000);
+        cache.put(&row(1, 0), &Arc::new(game()), 1000);
+        cache.put(&row(2, 0), &Arc::new(game()), 1000);
         assert!(held_version(&cache, 1).is_some());
-        cache.put(&row(3, 0), &Arc::new(game()), None, 1000);
+        cache.put(&row(3, 0), &Arc::new(game()), 1000);
         assert_eq!(cache.len(), 2);
         assert!(held_version(&cache, 1).is_some());
         assert!(held_version(&cache, 2).is_none(), "used least recently");
@@ -278,7 +264,7 @@ mod tests {
     fn the_byte_budget_evicts_as_many_games_as_a_heavy_one_needs() {
         let cache = LoadedGames::with_budget(4 * weight(1000));
         for id in 1..=4 {
-            cache.put(&row(id, 0), &Arc::new(game()), None, 1000);
+            cache.put(&row(id, 0), &Arc::new(game()), 1000);
         }
         assert_eq!(cache.len(), 4);
         assert_eq!(cache.bytes(), 4 * weight(1000));
@@ -287,7 +273,6 @@ mod tests {
         cache.put(
             &row(5, 0),
             &Arc::new(game()),
-            None,
             3 * weight(1000) - ENTRY_OVERHEAD,
         );
         assert_eq!(cache.len(), 2);
@@ -297,22 +282,17 @@ mod tests {
             assert!(held_version(&cache, id).is_none(), "game {id}");
         }
         assert!(cache.bytes() <= 4 * weight(1000));
-        // Text kept as written counts too: 1 and 5 no longer fit together.
-        let written: Arc<str> = "x".repeat(1000).into();
-        cache.put(&row(1, 1), &Arc::new(game()), Some(written), 1000);
-        assert_eq!(cache.bytes(), weight(1000) + 1000);
-        assert!(held_version(&cache, 5).is_none(), "no room left for it");
     }
 
     #[test]
     fn a_game_heavier_than_the_budget_is_not_held() {
         let cache = LoadedGames::with_budget(weight(1000));
-        cache.put(&row(1, 0), &Arc::new(game()), None, 1000);
-        cache.put(&row(1, 1), &Arc::new(game()), None, 1001);
+        cache.put(&row(1, 0), &Arc::new(game()), 1000);
+        cache.put(&row(1, 1), &Arc::new(game()), 1001);
         assert_eq!(held_version(&cache, 1), None, "nor its older version");
         assert_eq!((cache.len(), cache.bytes()), (0, 0));
         let off = LoadedGames::with_budget(0);
-        off.put(&row(1, 0), &Arc::new(game()), None, 0);
+        off.put(&row(1, 0), &Arc::new(game()), 0);
         assert_eq!(off.len(), 0);
     }
 
@@ -320,11 +300,11 @@ mod tests {
     fn finished_and_aborted_games_are_not_held() {
         let cache = LoadedGames::with_budget(1 << 20);
         for (id, status) in [(1, GameStatus::Finished), (2, GameStatus::Aborted)] {
-            cache.put(&row(id, 0), &Arc::new(game()), None, 100);
+            cache.put(&row(id, 0), &Arc::new(game()), 100);
             assert_eq!(held_version(&cache, id), Some(0));
             let mut over = row(id, 1);
             over.status = status;
-            cache.put(&over, &Arc::new(game()), None, 100);
+            cache.put(&over, &Arc::new(game()), 100);
             assert_eq!(
                 held_version(&cache, id),
                 None,
@@ -334,7 +314,7 @@ mod tests {
         assert_eq!((cache.len(), cache.bytes()), (0, 0));
         let mut waiting = row(3, 0);
         waiting.status = GameStatus::Waiting;
-        cache.put(&waiting, &Arc::new(game()), None, 100);
+        cache.put(&waiting, &Arc::new(game()), 100);
         assert_eq!(held_version(&cache, 3), Some(0), "a waiting game is held");
     }
 
@@ -342,7 +322,7 @@ mod tests {
     fn a_released_game_gives_back_its_weight() {
         let cache = LoadedGames::with_budget(1 << 20);
         let held = Arc::new(game());
-        cache.put(&row(1, 0), &held, None, 700);
+        cache.put(&row(1, 0), &held, 700);
         cache.release(Uuid::from_u128(1), &Arc::new(game()));
         assert_eq!(cache.len(), 1, "another game for the id stays");
         cache.release(Uuid::from_u128(1), &held);

@@ -33,8 +33,8 @@ use crate::games::{
 };
 use crate::rating::{AiRatings, Rating};
 use crate::store::{
-    Commit, GameRecord, GameRow, Layout, Rated, RatedGame, RatedSide, ScoreChange, ScoreHolder,
-    SeatRow, StoredState,
+    Commit, GameRecord, GameRow, Rated, RatedGame, RatedSide, ScoreChange, ScoreHolder, SeatRow,
+    StoredState,
 };
 
 /// Points a win gains and a loss costs (seed 001).
@@ -113,8 +113,6 @@ struct Loaded<G> {
     record: GameRecord,
     /// Shared with the cache of loaded games until the request changes it (see [`Loaded::change`]).
     game: Arc<G>,
-    /// The state as this server wrote it at the loaded version (see [`HeldGame::written`]).
-    written: Option<Arc<str>>,
 }
 
 impl<G: TurnGame> Loaded<G> {
@@ -136,15 +134,9 @@ impl<G: TurnGame> Loaded<G> {
 async fn load<G: TurnGame>(svc: &Services, id: Uuid) -> ServiceResult<Loaded<G>> {
     let fetched = load_record::<G>(svc, id).await?;
     let game = game_of(svc, &fetched)?;
-    // Only a state the store left out is the held one; a state read from the row was not written here.
-    let written = match (&fetched.record.row.state, fetched.held) {
-        (None, Some(held)) => held.written,
-        _ => None,
-    };
     Ok(Loaded {
         record: fetched.record,
         game,
-        written,
     })
 }
 
@@ -161,8 +153,7 @@ fn game_of<G: TurnGame>(svc: &Services, fetched: &Fetched) -> ServiceResult<Arc<
     match &record.row.state {
         Some(state) => {
             let game = Arc::new(parse_state(record.row.id, state.0.get())?);
-            svc.loaded
-                .put(&record.row, &game, None, state.0.get().len());
+            svc.loaded.put(&record.row, &game, state.0.get().len());
             Ok(game)
         }
         None => fetched
@@ -366,7 +357,6 @@ async fn save<G: TurnGame>(
         status: (row.status != record.row.status).then_some(row.status),
         turn: row.turn,
         state: state_json(&*loaded.game)?,
-        layout: layout::<G>(svc, loaded.written.take()),
         result: row.result.as_ref().map(|r| r.0.clone()),
         seat: change.seat.map(|s| s as i32),
         action: change.action,
@@ -376,34 +366,11 @@ async fn save<G: TurnGame>(
         at: now,
     };
     svc.store.commit(&commit).await?;
-    let written = written::<G>(svc, &commit.state);
     let bytes = commit.state.get().len();
     row.state = Some(Json(commit.state));
-    svc.loaded.put(&row, &loaded.game, written.clone(), bytes);
+    svc.loaded.put(&row, &loaded.game, bytes);
     loaded.record = GameRecord { row, seats };
-    loaded.written = written;
     Ok(())
-}
-
-/// Whether the store keeps a `G`'s state in pieces: a state that grows at its end, in a store
-/// that keeps pieces.
-fn in_pieces<G: TurnGame>(svc: &Services) -> bool {
-    G::STATE_GROWS_AT_END && svc.store.keeps_pieces()
-}
-
-/// How the store is to lay out a `G`'s state, written last as `written` (if this server knows).
-fn layout<G: TurnGame>(svc: &Services, written: Option<Arc<str>>) -> Layout {
-    if in_pieces::<G>(svc) {
-        Layout::Pieces { written }
-    } else {
-        Layout::Whole
-    }
-}
-
-/// The text just written, for the next write to compare against; kept only where the store
-/// keeps the state in pieces (elsewhere nothing reads it).
-fn written<G: TurnGame>(svc: &Services, state: &StoredState) -> Option<Arc<str>> {
-    in_pieces::<G>(svc).then(|| Arc::from(state.get()))
 }
 
 fn rendered<G: TurnGame>(

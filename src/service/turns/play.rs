@@ -11,10 +11,10 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::{
-    ai_seed, check_if_match, ensure_active, game_of, is_rated, layout, load, load_as_seat,
-    load_record, missing_token, rendered, require_owner, save, seat_kinds, seat_of, state_json,
-    written, AiAllowance, Change, CreatedGame, Loaded, Outcome, SeatInvite, SeatToken,
-    DEFAULT_AI_TIME_MS, MAX_AI_TIME_MS,
+    ai_seed, check_if_match, ensure_active, game_of, is_rated, load, load_as_seat, load_record,
+    missing_token, rendered, require_owner, save, seat_kinds, seat_of, state_json, AiAllowance,
+    Change, CreatedGame, Loaded, Outcome, SeatInvite, SeatToken, DEFAULT_AI_TIME_MS,
+    MAX_AI_TIME_MS,
 };
 use crate::games::{AiBudget, AiLevel, Seat, SeatKind, SeatKindWord, TurnGame};
 use crate::service::players;
@@ -166,17 +166,15 @@ pub async fn create<G: TurnGame>(
         status: row.status,
         turn: row.turn,
         state: state_json(&game)?,
-        layout: layout::<G>(svc, None),
         seats: seat_rows.clone(),
         scored_players,
         at: now,
     };
     svc.store.create_game(&new_game).await?;
-    let written = written::<G>(svc, &new_game.state);
     let bytes = new_game.state.get().len();
     row.state = Some(Json(new_game.state));
     let game = Arc::new(game);
-    svc.loaded.put(&row, &game, written.clone(), bytes);
+    svc.loaded.put(&row, &game, bytes);
     // AI seats to act first (UNO with `auto_ai`) play before the creator gets the game.
     let mut loaded = Loaded {
         record: crate::store::GameRecord {
@@ -184,7 +182,6 @@ pub async fn create<G: TurnGame>(
             seats: seat_rows,
         },
         game,
-        written,
     };
     let events = if loaded.record.row.status == crate::games::GameStatus::Active {
         play_ai_seats(svc, &mut loaded, allow_ai).await?

@@ -3,7 +3,6 @@
 //! rebuilt by replaying them, so a loaded game is exactly the game that was saved and an undo
 //! restores captures and the ko point without keeping snapshots.
 
-use crate::ready_json::{self, ReadyJson};
 use crate::takeback::{Takeback, TakebackProposal};
 use crate::{EndReason, GameResult};
 use std::fmt;
@@ -12,10 +11,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::board::{Board, Color, Illegal, Pt};
-use super::move_text::MoveText;
 use super::positions::Positions;
 use super::score::{self, Captures, Position, ScoreReport, Scoring};
-use super::stored_turn::packed_turns;
 use super::vertex::{GoPlay, Vertex};
 
 /// Serde's view of the board's colour: `"black"` / `"white"`.
@@ -295,7 +292,7 @@ pub struct GoView {
     pub ko: Option<Vertex>,
     /// Every move so far, in order: points, `"pass"`.
     #[schema(value_type = Vec<String>, example = json!(["D4", "Q16", "pass"]))]
-    pub moves: ReadyJson,
+    pub moves: Vec<GoPlay>,
     #[serde(skip_serializing_if = "Setup::is_empty")]
     pub setup: Setup,
     pub consecutive_passes: usize,
@@ -305,38 +302,20 @@ pub struct GoView {
     pub takeback: Takeback,
 }
 
-/// What is persisted: small, and enough to rebuild everything else. Written from a borrowed
-/// [`StoredGameRef`] (a save copies no game), read into this.
-#[derive(Clone, Debug, Deserialize)]
+/// What is persisted: small, and enough to rebuild everything else. The moves are named as the
+/// answers name them (`"D4"`, `"pass"`); their colours alternate from `first`.
+#[derive(Serialize, Deserialize)]
 struct StoredGame {
     options: GoOptions,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Setup::is_empty")]
     setup: Setup,
     #[serde(with = "ColorDef")]
     first: Color,
-    #[serde(with = "packed_turns")]
-    moves: Vec<Turn>,
+    moves: Vec<GoPlay>,
     /// Taken-back moves, the next one to replay last.
-    #[serde(default, with = "packed_turns")]
-    redo: Vec<Turn>,
-    #[serde(default)]
-    resigned: Option<Resigned>,
-}
-
-/// [`StoredGame`] as a save writes it, borrowing the game's fields.
-#[derive(Serialize)]
-struct StoredGameRef<'a> {
-    options: &'a GoOptions,
-    #[serde(skip_serializing_if = "Setup::is_empty")]
-    setup: &'a Setup,
-    #[serde(with = "ColorDef")]
-    first: Color,
-    /// Packed as [`packed_turns`] writes them, kept written by [`MoveText`].
-    #[serde(serialize_with = "ready_json::as_is")]
-    moves: &'a str,
-    #[serde(skip_serializing_if = "<[Turn]>::is_empty", with = "packed_turns")]
-    redo: &'a [Turn],
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    redo: Vec<GoPlay>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     resigned: Option<Resigned>,
 }
 
@@ -345,7 +324,7 @@ struct StoredGameRef<'a> {
 struct Resigned(#[serde(with = "ColorDef")] Color);
 
 /// A game of Go. Serializes as its [`StoredGame`] record; deserializing replays it.
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 #[serde(try_from = "StoredGame")]
 pub struct Go {
     options: GoOptions,
@@ -359,45 +338,16 @@ pub struct Go {
     /// Every position so far (after the setup, after each move), each once: for positional superko
     /// and the AI's tree reuse. Loading a stored game replays it, adding each position.
     history: Positions,
-    /// The move list written out for answers and saves.
-    text: MoveText,
 }
-
-/// Copies with room for the next moves: a request that copies a game (when a read still holds it)
-/// then plays a move on it, and a copy made exactly full would copy every growing list again to
-/// add that move.
-impl Clone for Go {
-    fn clone(&self) -> Self {
-        fn roomy<T: Copy>(list: &[T]) -> Vec<T> {
-            let mut copy = Vec::with_capacity(list.len() + ROOM);
-            copy.extend_from_slice(list);
-            copy
-        }
-        Go {
-            options: self.options,
-            setup: self.setup.clone(),
-            first: self.first,
-            moves: roomy(&self.moves),
-            redo: self.redo.clone(),
-            resigned: self.resigned,
-            board: self.board.clone(),
-            history: self.history.with_room(ROOM),
-            text: self.text.clone(),
-        }
-    }
-}
-
-/// Moves a copy of a game has room for before its lists grow.
-pub(super) const ROOM: usize = 16;
 
 impl Serialize for Go {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        StoredGameRef {
-            options: &self.options,
-            setup: &self.setup,
+        StoredGame {
+            options: self.options,
+            setup: self.setup.clone(),
             first: self.first,
-            moves: self.text.packed(),
-            redo: &self.redo,
+            moves: self.moves.iter().map(|turn| turn.play).collect(),
+            redo: self.redo.iter().map(|turn| turn.play).collect(),
             resigned: self.resigned.map(Resigned),
         }
         .serialize(s)
@@ -410,9 +360,30 @@ impl TryFrom<StoredGame> for Go {
     fn try_from(stored: StoredGame) -> Result<Self, String> {
         let mut game = Go::with_setup(stored.options, stored.setup, stored.first)
             .map_err(|e| format!("stored Go game: {e}"))?;
-        game.replay(&stored.moves)
-            .map_err(|(n, e)| format!("stored Go game, move {n}: {e}"))?;
-        game.redo = stored.redo;
+        for (n, &play) in stored.moves.iter().enumerate() {
+            if play == GoPlay::Resign {
+                return Err(format!(
+                    "stored Go game, move {}: a resignation is no move",
+                    n + 1
+                ));
+            }
+            let turn = Turn {
+                color: game.next(),
+                play,
+            };
+            game.advance(turn)
+                .map_err(|e| format!("stored Go game, move {}: {e}", n + 1))?;
+        }
+        // The next move to replay is the last; colours alternate back from the side to move.
+        let mut color = game.next();
+        for &play in stored.redo.iter().rev() {
+            if play == GoPlay::Resign {
+                return Err("stored Go game: a resignation in the redo line".into());
+            }
+            game.redo.push(Turn { color, play });
+            color = color.opponent();
+        }
+        game.redo.reverse();
         game.resigned = stored.resigned.map(|r| r.0);
         Ok(game)
     }
@@ -491,7 +462,6 @@ impl Go {
             resigned: None,
             board,
             history,
-            text: MoveText::default(),
         })
     }
 
@@ -793,7 +763,7 @@ impl Go {
             next: color_name(self.next()),
             captures: self.captures(),
             ko: self.board.ko_point().map(|p| vertex(&self.board, p)),
-            moves: ReadyJson::trusted(self.text.shared_names()),
+            moves: self.moves.iter().map(|turn| turn.play).collect(),
             setup: self.setup.clone(),
             consecutive_passes: self.consecutive_passes(),
             can_undo: self.can_undo(),
@@ -869,7 +839,6 @@ impl Go {
             GoPlay::Resign => unreachable!("a resignation is not part of the move list"),
         }
         self.moves.push(turn);
-        self.text.push(turn);
         Ok(())
     }
 

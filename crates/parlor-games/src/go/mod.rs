@@ -5,11 +5,9 @@
 pub mod ai;
 pub mod board;
 pub mod game;
-mod move_text;
 mod positions;
 pub mod score;
 pub mod sgf;
-mod stored_turn;
 pub mod turn;
 pub mod vertex;
 

@@ -60,18 +60,6 @@ impl Positions {
     pub fn in_order(&self) -> &[u64] {
         &self.in_order
     }
-
-    /// A copy with room for `room` more positions, so the moves played on it grow nothing.
-    pub fn with_room(&self, room: usize) -> Positions {
-        let mut in_order = Vec::with_capacity(self.in_order.len() + room);
-        in_order.extend_from_slice(&self.in_order);
-        let mut seen = HashSet::with_capacity_and_hasher(
-            self.seen.len() + room,
-            BuildHasherDefault::default(),
-        );
-        seen.extend(self.seen.iter().copied());
-        Positions { in_order, seen }
-    }
 }
 
 #[cfg(test)]
@@ -87,8 +75,5 @@ mod tests {
         assert_eq!(positions.in_order(), [7, 3, 9, 1]);
         assert!(positions.contains(9));
         assert!(!positions.contains(4));
-        let copy = positions.with_room(16);
-        assert_eq!(copy.in_order(), positions.in_order());
-        assert!(copy.contains(1) && !copy.contains(4));
     }
 }

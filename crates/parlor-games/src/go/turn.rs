@@ -90,9 +90,6 @@ pub struct GoMove {
 }
 
 /// A game of Go at the table: the rules' game and what the table adds to it.
-///
-/// Stored with the game last, so that its move list ends the text: a move changes only the last
-/// bytes of what was stored, and the store writes only the end (`STATE_GROWS_AT_END`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GoGame {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -445,8 +442,6 @@ impl TurnGame for GoGame {
     });
     const UNDO: bool = true;
     const REDO: bool = true;
-    // The stored game is its options and setup, then the packed move list and the redo line.
-    const STATE_GROWS_AT_END: bool = true;
     type Options = GoCreate;
     type Move = GoMove;
     type View = GoView;

@@ -96,9 +96,6 @@ pub struct GomokuMove {
 }
 
 /// A Gomoku game: the board and, if it came to that, who resigned or that it was ended.
-///
-/// Stored with the board last, so that its move list ends the text: a move changes only the last
-/// bytes of what was stored, and the store writes only the end (`STATE_GROWS_AT_END`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GomokuGame {
     #[serde(default)]
@@ -246,8 +243,6 @@ impl TurnGame for GomokuGame {
         hard: 2450.0,
     });
     const UNDO: bool = true;
-    // The stored game is the board's size, rule and move list, then a few short fields.
-    const STATE_GROWS_AT_END: bool = true;
     type Options = GomokuOptions;
     type Move = GomokuMove;
     type View = GomokuView;

@@ -332,8 +332,8 @@ fn a_stored_game_loads_equal() {
         illegal_reason(loaded.play(Color::Black, GoPlay::Stone(v("G1")))),
         IllegalReason::Superko
     );
-    // A record with an illegal move does not load: move 5, black E5 (`Bee`), made C1 (`Bca`).
-    let bad = json.replace("WbaBee", "WbaBca");
+    // A record with an illegal move does not load: move 5, black E5, made C1.
+    let bad = json.replace(r#""B1","E5""#, r#""B1","C1""#);
     assert_ne!(bad, json);
     let err = serde_json::from_str::<Go>(&bad).unwrap_err().to_string();
     assert!(err.contains("move 5"), "{err}");
