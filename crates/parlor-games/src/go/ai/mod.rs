@@ -25,7 +25,6 @@ mod easy;
 mod pattern;
 mod playout;
 mod reuse;
-mod rng;
 mod search;
 
 use std::sync::Mutex;
@@ -38,7 +37,7 @@ use serde::{Serialize, Serializer};
 use super::board::{Board, Color, Pt, BLACK, EMPTY, WHITE};
 use crate::AiLevel;
 use playout::Policy;
-use rng::PlayoutRng;
+use rand::rngs::SmallRng;
 use search::{Config, Limits, Root};
 
 /// Everything the AI needs to choose a move.
@@ -374,7 +373,7 @@ pub fn ownership(board: &Board, to_move: Color, komi: f32, playouts: u32, seed: 
     let _ = komi; // ownership does not depend on who wins the count
     let size = board.size();
     let mut owned = vec![0u32; size * size];
-    let mut rng = PlayoutRng::seed_from_u64(seed);
+    let mut rng = SmallRng::seed_from_u64(seed);
     let mut b = board.clone();
     for _ in 0..playouts {
         b.copy_from(board);

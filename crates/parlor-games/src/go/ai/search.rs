@@ -10,8 +10,8 @@ use rand::SeedableRng;
 
 use super::super::board::{Board, Color, Pt, EMPTY};
 use super::playout::{self, Move, Policy};
-use super::rng::PlayoutRng;
 use super::{count, pattern};
+use rand::rngs::SmallRng;
 
 /// How a search behaves (`normal` and `hard` differ here).
 #[derive(Clone, Copy, Debug)]
@@ -217,7 +217,7 @@ fn grow(
     seed: u64,
     kept: Option<Tree>,
 ) -> (Tree, u64, Vec<u32>) {
-    let mut rng = PlayoutRng::seed_from_u64(seed);
+    let mut rng = SmallRng::seed_from_u64(seed);
     let mut tree = kept.unwrap_or_default();
     if tree.nodes[0].children > 0 {
         // Grown below the root of an earlier search, without the superko filter.
