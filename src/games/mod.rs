@@ -17,7 +17,7 @@ mod turn;
 pub mod uno;
 
 pub use turn::{
-    schema_of, AiAnalysis, AiBudget, AiCandidate, AiChoice, AiLevel, EndReason, GameResult,
-    GameStatus, InviteWord, OpenSeat, PlayerSpec, Report, ReportParam, ReportQuery, ReportSpec,
-    ReservedFor, RuleError, Seat, SeatKind, SeatKindWord, TurnGame, UnknownWord,
+    schema_of, AiAnalysis, AiBudget, AiCandidate, AiChoice, AiLevel, EndReason, Example,
+    GameResult, GameStatus, InviteWord, OpenSeat, PlayerSpec, Report, ReportParam, ReportQuery,
+    ReportSpec, ReservedFor, RuleError, Seat, SeatKind, SeatKindWord, TurnGame, UnknownWord,
 };

@@ -19,8 +19,8 @@ use super::sgf::SgfMeta;
 use super::vertex::{GoPlay, Vertex};
 use crate::games::takeback::{Takeback, TakebackAction, TakebackRule, Verdict};
 use crate::games::{
-    schema_of, AiAnalysis, AiBudget, AiCandidate, AiChoice, AiLevel, GameResult, PlayerSpec,
-    Report, ReportParam, ReportQuery, ReportSpec, RuleError, Seat, SeatKind, TurnGame,
+    schema_of, AiAnalysis, AiBudget, AiCandidate, AiChoice, AiLevel, Example, GameResult,
+    PlayerSpec, Report, ReportParam, ReportQuery, ReportSpec, RuleError, Seat, SeatKind, TurnGame,
 };
 use crate::rating::AiRatings;
 
@@ -448,6 +448,15 @@ impl TurnGame for GoGame {
     const REDO: bool = true;
     // The stored game is its options and setup, then the packed move list and the redo line.
     const STATE_GROWS_AT_END: bool = true;
+
+    fn example() -> Example {
+        Example {
+            create: serde_json::json!({"size": 9, "players": [{"name": "alice"}, {"name": "bob"}]}),
+            first: serde_json::json!({"move": "E5"}),
+            second: serde_json::json!({"move": "C3"}),
+            resign: Some(serde_json::json!({"move": "resign"})),
+        }
+    }
     type Options = GoCreate;
     type Move = GoMove;
     type View = GoView;

@@ -12,8 +12,8 @@ use utoipa::ToSchema;
 use super::{ai, Gomoku, GomokuError, Point, Rule, Stone};
 use crate::games::takeback::{Takeback, TakebackAction, TakebackProposal, TakebackRule, Verdict};
 use crate::games::{
-    AiAnalysis, AiBudget, AiChoice, AiLevel, EndReason, GameResult, PlayerSpec, RuleError, Seat,
-    SeatKind, TurnGame,
+    AiAnalysis, AiBudget, AiChoice, AiLevel, EndReason, Example, GameResult, PlayerSpec, RuleError,
+    Seat, SeatKind, TurnGame,
 };
 use crate::rating::AiRatings;
 
@@ -253,6 +253,15 @@ impl TurnGame for GomokuGame {
     type Move = GomokuMove;
     type View = GomokuView;
     type Event = GomokuEvent;
+
+    fn example() -> Example {
+        Example {
+            create: serde_json::json!({"players": [{"name": "alice"}, {"name": "bob"}]}),
+            first: serde_json::json!({"move": "h8"}),
+            second: serde_json::json!({"move": "a1"}),
+            resign: Some(serde_json::json!({"move": "resign"})),
+        }
+    }
 
     fn seat_range() -> RangeInclusive<usize> {
         2..=2
