@@ -18,4 +18,5 @@ mod players_api;
 mod poker_api;
 mod security;
 mod store_contract;
+mod tictactoe;
 mod uno_api;
