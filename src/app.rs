@@ -10,6 +10,7 @@ use actix_web_prom::PrometheusMetricsBuilder;
 use tracing_actix_web::TracingLogger;
 
 use crate::config::Config;
+use crate::games::registry::{self, BuiltinGames, GameInfo, Games};
 use crate::http;
 use crate::service::ai_pool::AiPool;
 use crate::service::metrics::Metrics;
@@ -25,6 +26,9 @@ pub struct AppState {
     pub ai_limit: Option<crate::http::limits::RateLimiter>,
     /// Per-client limit on creating games, decks and players; `None` when turned off.
     pub create_limit: Option<crate::http::limits::RateLimiter>,
+    /// The turn-based games this app serves (the list it was built with), for the listing's
+    /// `game` filter and the leaderboard.
+    pub games: Vec<GameInfo>,
 }
 
 impl std::ops::Deref for AppState {
@@ -110,8 +114,13 @@ fn host_port(host: &str, port: u16) -> String {
 
 impl Application {
     /// Binds the port first, then opens the database (running its migrations): a port that is
-    /// taken stops the start before the database is touched.
+    /// taken stops the start before the database is touched. Serves [`BuiltinGames`].
     pub async fn build(config: Config) -> Result<Self, StartError> {
+        Self::build_with::<BuiltinGames>(config).await
+    }
+
+    /// [`Application::build`] serving the turn-based games `R` lists.
+    pub async fn build_with<R: Games>(config: Config) -> Result<Self, StartError> {
         // Settings first: a mistake in them should not wait for a database.
         http::middleware::CorsPolicy::parse(&config.cors_origins).map_err(StartError::Config)?;
         let listener = Self::listen(&config)?;
@@ -124,7 +133,7 @@ impl Application {
         let store = store::connect(&config.database_url)
             .await
             .map_err(|source| StartError::Store { database, source })?;
-        Self::on_listener(config, listener, store)
+        Self::on_listener_with::<R>(config, listener, store)
     }
 
     /// Starts on an already opened store (tests share one between two servers, for instance).
@@ -149,6 +158,15 @@ impl Application {
         listener: TcpListener,
         store: Arc<dyn GameStore>,
     ) -> Result<Self, StartError> {
+        Self::on_listener_with::<BuiltinGames>(config, listener, store)
+    }
+
+    /// [`Application::on_listener`] serving the turn-based games `R` lists.
+    pub fn on_listener_with<R: Games>(
+        config: Config,
+        listener: TcpListener,
+        store: Arc<dyn GameStore>,
+    ) -> Result<Self, StartError> {
         let address = listener.local_addr()?;
         let metrics = Metrics::new();
         let sweeper = Sweeper::new(Arc::clone(&store), config.expiry());
@@ -166,6 +184,7 @@ impl Application {
             create_limit: Some(config.create_rate_per_minute)
                 .filter(|&rate| rate > 0)
                 .map(crate::http::limits::RateLimiter::per_minute),
+            games: registry::turn_games::<R>(),
         });
         let prometheus = PrometheusMetricsBuilder::new("parlor")
             .registry(metrics.registry.clone())
@@ -194,7 +213,7 @@ impl Application {
                     cors.unwrap_or_default(),
                 ))
                 .app_data(state.clone())
-                .configure(|cfg| http::configure(cfg, body_limit))
+                .configure(|cfg| http::configure::<R>(cfg, body_limit))
         })
         .workers(config.workers())
         .listen(listener)?

@@ -36,16 +36,15 @@ trap cleanup EXIT
 
 # Two two-human games of every turn game the document lists, and two decks, for the hooks:
 # "game/id:token:token,…" and "id,…".
+# The create bodies come from the games' examples in the document (tools/fuzz_games.py).
 seed_games() { # $1 = base URL
-  local games="" body kind
-  for kind in $(curl -fsS "$1/openapi.json" | python3 -c 'import json,re,sys; print(" ".join(m.group(1) for p in json.load(sys.stdin)["paths"] for m in [re.match(r"^/v1/([a-z_-]+)/games$", p)] if m))'); do
+  local games="" body kind doc open
+  doc=$(curl -fsS "$1/openapi.json")
+  for kind in $(python3 tools/fuzz_games.py kinds <<<"$doc"); do
     # Two full games, and one with an open seat for `join`.
-    for players in '[{"name": "fuzz-a"}, {"name": "fuzz-b"}]' '[{"name": "fuzz-a"}, {"name": "fuzz-b"}]' \
-      '[{"name": "fuzz-a"}, {"open": true}]'; do
-      # Go on the largest board, so that every vertex the schema allows is on it.
-      extra=""; [ "$kind" = go ] && extra='"size": 25, '
+    for open in 0 0 1; do
       body=$(curl -fsS -X POST "$1/v1/$kind/games" -H 'content-type: application/json' \
-        -d "{$extra\"players\": $players}")
+        -d "$(python3 tools/fuzz_games.py body "$kind" "$open" <<<"$doc")")
       games+=$(python3 -c 'import json,sys; k=sys.argv[1]; b=json.load(sys.stdin); print(k + "/" + b["id"] + "".join(":" + t["token"] for t in b["tokens"]), end=",")' "$kind" <<<"$body")
     done
   done

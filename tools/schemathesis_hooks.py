@@ -10,19 +10,25 @@
   check. Most such requests get a real game of the route's kind (with one of its seat tokens) or a
   real deck (with a card drawn first, so undo and reselect have one to act on): the ones the script
   created (PARLOR_FUZZ_GAMES="game/id:token:token,...", PARLOR_FUZZ_DECKS="id:token,...", with each deck's owner token) and every one
-  the run creates. Every turn game in the document is covered: its routes are found by their paths.
+  the run creates. Every turn game in the document is covered: its routes are found by their paths,
+  and what the hooks know of it (its create body, its resignation) is the game's own example in
+  the document (tools/fuzz_games.py), so a game added to the registry needs no edit here.
   A `redo` comes after a move taken back, so that it has something to replay.
+- Half of the moves are the AI's hint for the seat to act, so that games go on (random moves are
+  nearly all unplayable).
   The choices come from SCHEMATHESIS_SEED, so a run replays.
 - Fuzzing `end`, `resign` or `join` uses up a game (it ends, or its open seat is taken), after which
   every move on it is refused and a run learns nothing: those requests get a game created for them,
   and the other routes get a game that is still being played (a new one when none is left).
 - What a schema cannot say is made plausible, so valid data is not refused for it: a schema-valid
-  UNO `deck` becomes the real 108-card deck (without a seed beside it), and a poker card repeated
-  among the hands becomes one not yet used. Data that breaks the schema is left as it is, so the
-  negative cases stay negative.
+  list in a create body that the game's example fills (UNO's `deck`) becomes the example's list
+  shuffled (without a seed beside it), a free-form report parameter (Go's `dead` stones) is
+  mostly left out, and a poker card repeated among the hands becomes one not yet used. Data that
+  breaks the schema is left as it is, so the negative cases stay negative.
 - AI asks think briefly (the run learns nothing more from 10 s thinks).
 """
 
+import json
 import os
 import random
 import re
@@ -30,6 +36,8 @@ import unicodedata
 
 import requests
 import schemathesis
+
+import fuzz_games
 
 BASE = os.environ.get("PARLOR_FUZZ_BASE", "")
 # Games by kind ("gomoku", "go", "uno"), then by id: their seat tokens.
@@ -44,6 +52,8 @@ DECKS: dict[str, str] = dict(
 )
 
 RNG = random.Random(int(os.environ.get("SCHEMATHESIS_SEED", "0")))
+# The document as the server generated it (before the hooks add links): the games' examples.
+DOC: dict = {}
 # Names the run registered (canonical form): a random create or join naming one is refused (403,
 # rightly: only the player's key seats them), so those requests are given a guest's name instead.
 REGISTERED: set[str] = set()
@@ -95,6 +105,7 @@ DECK_ROUTES = [(DECK, "get"), (DECK + "/draw", "post"), (DECK + "/undo", "post")
 
 @schemathesis.hook
 def before_load_schema(context, raw_schema):
+    DOC.update(json.loads(json.dumps(raw_schema)))
     paths = raw_schema.get("paths", {})
     for create in [p for p in paths if CREATE.match(p)]:
         game = create + "/{id}"
@@ -138,10 +149,7 @@ def _create_game(kind: str, open_seat: bool) -> str | None:
     """A new two-seat game of `kind` (the second seat open for `join`), remembered with its tokens."""
     if not BASE:
         return None
-    second = {"open": True} if open_seat else {"name": "fuzz-b"}
-    body = {"players": [{"name": "fuzz-a"}, second]}
-    if kind == "go":
-        body["size"] = 25  # every vertex the schema allows is on the board
+    body = fuzz_games.create_body(DOC, kind, open_seat)
     try:
         created = requests.post(f"{BASE}/v1/{kind}/games", json=body, timeout=10).json()
     except (requests.RequestException, ValueError):
@@ -176,11 +184,20 @@ def _is_being_played(kind: str, game_id: str) -> bool:
     return _game(kind, game_id).get("status") == "active"
 
 
-def _uses_up_the_game(case) -> bool:
+def _uses_up_the_game(case, kind: str) -> bool:
     if case.path.endswith(("/end", "/join")):
         return True
-    body = case.body if isinstance(case.body, dict) else {}
-    return case.path.endswith("/moves") and body.get("action") == "resign"
+    resign = fuzz_games.move_example(DOC, kind, "resign")
+    return case.path.endswith("/moves") and resign is not None and _same(case.body, resign)
+
+
+def _same(value, example) -> bool:
+    """`value` is `example`, but for the case of its words (`{"move": "RESIGN"}`)."""
+    if isinstance(value, str) and isinstance(example, str):
+        return value.lower() == example.lower()
+    if isinstance(value, dict) and isinstance(example, dict):
+        return value.keys() == example.keys() and all(_same(value[k], example[k]) for k in example)
+    return value == example
 
 
 def _live_game(kind: str, case) -> str | None:
@@ -188,7 +205,7 @@ def _live_game(kind: str, case) -> str | None:
     played (a new one when every known game is over)."""
     if not BASE:
         return RNG.choice(sorted(GAMES[kind]))
-    if _uses_up_the_game(case):
+    if _uses_up_the_game(case, kind):
         return _create_game(kind, open_seat=case.path.endswith("/join"))
     candidates = sorted(GAMES[kind])
     RNG.shuffle(candidates)
@@ -212,16 +229,17 @@ def _use_a_real_game(case, kind: str) -> None:
 
 
 def _something_to_redo(kind: str, game_id: str) -> None:
-    """A move played and taken back first (a pass by the seat to move; then both seats ask for
-    the undo: between humans one proposes and the other agrees), so that `redo` has one to
-    replay: without it nearly every redo is a 409 and the route's real work is never fuzzed."""
+    """A move played and taken back first (the AI's move for the seat to move; then both seats
+    ask for the undo: between humans one proposes and the other agrees), so that `redo` has one
+    to replay: without it nearly every redo is a 409 and the route's real work is never fuzzed."""
     if not BASE:
         return
     url = f"{BASE}/v1/{kind}/games/{game_id}"
     try:
         to_act = _token_to_act(kind, game_id)
         if to_act:
-            requests.post(f"{url}/moves", json={"move": "pass"}, headers={"Authorization": "Bearer " + to_act}, timeout=10)
+            think = {"level": "easy", "time_ms": 20, "apply": True}
+            requests.post(f"{url}/ai-move", json=think, headers={"Authorization": "Bearer " + to_act}, timeout=10)
         for token in GAMES[kind][game_id][:2]:
             requests.post(f"{url}/undo", headers={"Authorization": "Bearer " + token}, timeout=10)
     except requests.RequestException:
@@ -255,8 +273,9 @@ def _use_a_real_deck(case) -> None:
 
 
 def _as_the_seat_to_act(case, kind: str) -> None:
-    """A move goes out with the token of the seat to act, and (for UNO, half the time) a card that
-    seat can play: random moves are nearly all out of turn or unplayable, and explore nothing."""
+    """A move goes out with the token of the seat to act, and half the time it is the move the
+    AI hints for that seat: random moves are nearly all out of turn or unplayable (UNO's cards),
+    and explore nothing."""
     if not BASE:
         return
     game_id = case.path_parameters["id"]
@@ -264,20 +283,19 @@ def _as_the_seat_to_act(case, kind: str) -> None:
     if not to_act:
         return
     case.headers["Authorization"] = "Bearer " + to_act
-    if kind != "uno" or RNG.random() < 0.5:
+    if RNG.random() < 0.5:
         return
-    view = _game(kind, game_id, to_act)
-    if not view:
+    try:
+        hint = requests.post(
+            f"{BASE}/v1/{kind}/games/{game_id}/ai-move",
+            json={"level": "easy", "time_ms": 20},
+            headers={"Authorization": "Bearer " + to_act},
+            timeout=10,
+        ).json()
+    except (requests.RequestException, ValueError):
         return
-    playable = [c["code"] for c in view.get("state", {}).get("hand") or [] if c.get("playable")]
-    if playable:
-        card = RNG.choice(playable)
-        body = {"action": "play", "card": card}
-        if card.startswith("W"):
-            body["color"] = RNG.choice(["red", "yellow", "green", "blue"])
-        case.body = body
-    else:
-        case.body = {"action": "draw"}
+    if isinstance(hint, dict) and isinstance(hint.get("move"), dict):
+        case.body = hint["move"]
 
 
 def _guest(name) -> bool:
@@ -297,21 +315,36 @@ def _no_registered_names(case) -> None:
 AI_THINK_MS = 200
 
 
-UNO_CARD = re.compile(r"^([RYGBrygb]([0-9]|[SRsr]|[Dd]2)|[Ww]4?)$")
 POKER_CARD = re.compile(r"^(([2-9TtJjQqKkAa]|10)[SHDCshdc]|[Jj][Kk])$")
-UNO_DECK = [c + s for c in "RYGB" for s in ["0"] + [str(n) for n in range(1, 10)] * 2 + ["S", "R", "D2"] * 2] + ["W"] * 4 + ["W4"] * 4
 POKER_DECK = [r + s for r in "23456789TJQKA" for s in "SHDC"]
 
 
-def _a_real_uno_deck(case) -> None:
-    """A schema-valid `deck` (108 card codes) is nearly never the 108-card deck, which the rules
-    demand but a schema cannot say: such a deck becomes a real shuffled one, and a seed given
-    beside it is dropped (one or the other). A deck that breaks the schema stays as it is."""
+def _valid_code(item, schema: dict) -> bool:
+    """Whether `item` is one of the codes a list's items schema allows (its enum or pattern); a
+    list of anything else (the players) is never a code list."""
+    schema = fuzz_games.resolve(DOC, schema)
+    if "enum" in schema:
+        return item in schema["enum"]
+    if "pattern" in schema:
+        return isinstance(item, str) and re.search(schema["pattern"], item) is not None
+    return False
+
+
+def _real_lists(case, kind: str) -> None:
+    """A schema-valid list of codes where the game's example create body has one (UNO's `deck`,
+    108 card codes) is nearly never what the rules demand (the 108-card deck) but a schema cannot say:
+    such a list becomes the example's, shuffled, and a seed given beside it is dropped (one or
+    the other). A list that breaks the schema stays as it is."""
     body = case.body if isinstance(case.body, dict) else {}
-    deck = body.get("deck")
-    if isinstance(deck, list) and len(deck) == 108 and all(isinstance(c, str) and UNO_CARD.match(c) for c in deck):
-        body["deck"] = RNG.sample(UNO_DECK, len(UNO_DECK))
-        body.pop("seed", None)
+    properties = fuzz_games.options_schema(DOC, kind).get("properties", {})
+    for key, example in fuzz_games.create_example(DOC, kind).items():
+        value = body.get(key)
+        if not isinstance(example, list) or not isinstance(value, list) or len(value) != len(example):
+            continue
+        items = fuzz_games.resolve(DOC, properties.get(key, {})).get("items", {})
+        if all(_valid_code(item, items) for item in value):
+            body[key] = RNG.sample(example, len(example))
+            body.pop("seed", None)
 
 
 def _poker_card(code: str) -> str:
@@ -348,8 +381,8 @@ def _plausible_cards(case) -> None:
         _distinct_poker_cards(body["hands"])
     elif case.path == "/v1/poker/evaluate" and isinstance(body.get("cards"), list):
         _distinct_poker_cards([body["cards"]])
-    elif case.path == "/v1/uno/games":
-        _a_real_uno_deck(case)
+    elif CREATE.match(case.path):
+        _real_lists(case, CREATE.match(case.path).group(1))
 
 
 @schemathesis.hook
@@ -381,10 +414,8 @@ def before_call(context, case, kwargs):
             _to_another_seat(case, game.group(1))
         if case.path.endswith("/join"):
             _as_a_guest(case)
-        if case.path.endswith("/score") and case.query and RNG.random() < 0.8:
-            # Random vertices are nearly never stones of the game: `dead` would be refused (422,
-            # rightly) every time and the count itself never reached.
-            case.query.pop("dead", None)
+        if case.method.upper() == "GET" and case.query and RNG.random() < 0.8:
+            _no_free_form_parameters(case)
     elif case.path.startswith(DECK) and DECKS:
         _use_a_real_deck(case)
     elif case.path == PLAYER_KEY and KEYS:
@@ -394,6 +425,17 @@ def before_call(context, case, kwargs):
         if case.headers is None:
             case.headers = {}
         case.headers["Authorization"] = "Bearer " + KEYS[name]
+
+
+def _no_free_form_parameters(case) -> None:
+    """Drops the query parameters of free form (a pattern, not a list of values) from a read of a
+    game: random values are nearly never right (Go's `dead` names stones of the game), so they
+    would be refused (422, rightly) every time and the report itself never reached."""
+    operation = DOC.get("paths", {}).get(case.path, {}).get("get", {})
+    for parameter in operation.get("parameters", []):
+        schema = fuzz_games.resolve(DOC, parameter.get("schema", {}))
+        if parameter.get("in") == "query" and "pattern" in schema:
+            case.query.pop(parameter["name"], None)
 
 
 def _to_another_seat(case, kind: str) -> None:

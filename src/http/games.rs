@@ -1,19 +1,22 @@
 //! `GET /v1/games`: every game, newest first, cursor-paginated; and the game-name parameters
-//! whose allowed values come from the registry.
+//! whose allowed values come from the app's list of games.
 
 use std::marker::PhantomData;
 
 use actix_web::{web, HttpResponse};
-use serde::{Deserialize, Deserializer};
+use serde::Deserialize;
+use utoipa::openapi::path::ParameterIn;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+use utoipa::openapi::{OpenApi, RefOr};
 use utoipa::IntoParams;
 
 use super::error::ApiError;
 use super::problems::{BadRequest, Unavailable, Unprocessable};
 use crate::app::AppState;
-use crate::games::registry::{turn_games, GameInfo};
+use crate::games::registry::{turn_games, GameInfo, Games};
 use crate::games::GameStatus;
 use crate::service::listing::{self, GamePage, ListRequest};
+use crate::service::ServiceError;
 
 /// Which games a name parameter accepts.
 pub trait GameSet {
@@ -45,58 +48,73 @@ impl GameSet for RankedGame {
     }
 }
 
-/// A game's name as a query parameter: one of the registry's games (of the set `S`).
+/// A game's name as a query parameter, as the client wrote it: [`GameName::of`] checks it
+/// against the games the app serves (the set `S` of them), which a deserializer cannot see.
 #[derive(Debug)]
-pub struct GameName<S>(pub &'static str, PhantomData<S>);
+pub struct GameName<S>(String, PhantomData<S>);
+
+impl<'de, S> Deserialize<'de> for GameName<S> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d).map(|word| GameName(word, PhantomData))
+    }
+}
 
 impl<S: GameSet> GameName<S> {
-    fn names() -> Vec<&'static str> {
-        turn_games()
-            .into_iter()
-            .filter(S::accepts)
+    fn names(games: &[GameInfo]) -> Vec<&'static str> {
+        games
+            .iter()
+            .filter(|g| S::accepts(g))
             .map(|g| g.name)
             .collect()
     }
 
-    /// The set's first game (the default where one is needed).
-    pub fn first() -> Self {
-        GameName(Self::names()[0], PhantomData)
-    }
-}
-
-impl<'de, S: GameSet> Deserialize<'de> for GameName<S> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let word = String::deserialize(d)?;
-        let names = Self::names();
-        names
+    /// The game named, one of the set's among `games`; else a 400 naming those it could be.
+    pub fn of(&self, games: &[GameInfo]) -> Result<GameInfo, ApiError> {
+        games
             .iter()
-            .find(|n| **n == word)
-            .map(|n| GameName(n, PhantomData))
+            .find(|g| S::accepts(g) && g.name == self.0)
+            .copied()
             .ok_or_else(|| {
-                serde::de::Error::custom(format!(
-                    "unknown {} {:?}; expected one of: {}",
+                ApiError::Service(ServiceError::BadInput(format!(
+                    "invalid query string: unknown {} {:?}; expected one of: {}",
                     S::what(),
-                    word.chars().take(40).collect::<String>(),
-                    names.join(", ")
-                ))
+                    self.0.chars().take(40).collect::<String>(),
+                    Self::names(games).join(", ")
+                )))
             })
+    }
+
+    /// The set's first game among `games` (the default where one is needed).
+    pub fn first(games: &[GameInfo]) -> Option<GameInfo> {
+        games.iter().find(|g| S::accepts(g)).copied()
     }
 }
 
 /// The parameter's schema: a string, one of the set's game names.
-fn names_schema<S: GameSet>() -> Schema {
+fn names_schema<S: GameSet>(games: &[GameInfo]) -> Schema {
     ObjectBuilder::new()
         .schema_type(Type::String)
-        .enum_values(Some(GameName::<S>::names()))
+        .enum_values(Some(GameName::<S>::names(games)))
         .into()
 }
 
-pub fn any_game_schema() -> Schema {
-    names_schema::<AnyGame>()
-}
-
-pub fn ranked_game_schema() -> Schema {
-    names_schema::<RankedGame>()
+/// Writes the games `R` lists into the `game` query parameters of the listing and the
+/// leaderboard, as the enum of names they accept.
+pub fn document_game_names<R: Games>(doc: &mut OpenApi) {
+    let games = turn_games::<R>();
+    for (path, schema) in [
+        ("/v1/games", names_schema::<AnyGame>(&games)),
+        ("/v1/players", names_schema::<RankedGame>(&games)),
+    ] {
+        let Some(get) = doc.paths.paths.get_mut(path).and_then(|p| p.get.as_mut()) else {
+            continue;
+        };
+        for param in get.parameters.iter_mut().flatten() {
+            if param.name == "game" && param.parameter_in == ParameterIn::Query {
+                param.schema = Some(RefOr::T(schema.clone()));
+            }
+        }
+    }
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -104,7 +122,7 @@ pub fn ranked_game_schema() -> Schema {
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// Only this game.
-    #[param(schema_with = any_game_schema)]
+    #[param(value_type = Option<String>)]
     pub game: Option<GameName<AnyGame>>,
     /// Only games in this status.
     #[param(inline)]
@@ -130,10 +148,14 @@ pub async fn list(
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let query = query.into_inner();
+    let game = match &query.game {
+        Some(name) => Some(name.of(&app.games)?.name),
+        None => None,
+    };
     let page = listing::list(
         &app,
         ListRequest {
-            game: query.game.map(|g| g.0),
+            game,
             status: query.status,
             player: query.player,
             cursor: query.cursor,

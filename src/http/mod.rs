@@ -16,11 +16,13 @@ pub mod turns;
 
 use actix_web::{web, HttpResponse};
 
+use crate::games::registry::Games;
 use crate::service::ServiceError;
 use error::ApiError;
 
-/// Every route, and the extractor settings that turn bad input into problem+json.
-pub fn configure(cfg: &mut web::ServiceConfig, body_limit: usize) {
+/// Every route (the turn-based games' from `R`), and the extractor settings that turn bad input
+/// into problem+json.
+pub fn configure<R: Games>(cfg: &mut web::ServiceConfig, body_limit: usize) {
     cfg.app_data(
         web::JsonConfig::default()
             .limit(body_limit)
@@ -31,10 +33,10 @@ pub fn configure(cfg: &mut web::ServiceConfig, body_limit: usize) {
     .app_data(web::PayloadConfig::default().limit(body_limit))
     .app_data(web::QueryConfig::default().error_handler(|err, _| error::query_error(err)))
     .app_data(web::PathConfig::default().error_handler(|err, _| error::path_error(err)))
-    .configure(ops::configure)
+    .configure(ops::configure::<R>)
     .configure(games::configure)
     .configure(players::configure)
-    .configure(turns::configure)
+    .configure(turns::configure::<R>)
     .configure(poker::configure)
     .default_service(web::to(ops::no_route));
 }

@@ -5,6 +5,7 @@ use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 use super::{games, ops, players, poker, problems, turns};
+use crate::games::registry::{BuiltinGames, Games};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -53,16 +54,18 @@ impl Modify for SeatToken {
     }
 }
 
-/// The whole document.
-pub fn document() -> utoipa::openapi::OpenApi {
+/// The whole document of an app serving the turn-based games `R` lists.
+pub fn document<R: Games>() -> utoipa::openapi::OpenApi {
     let mut doc = ApiDoc::openapi();
     problems::add_components(&mut doc);
-    turns::docs::add_turn_games(&mut doc);
+    turns::docs::add_turn_games::<R>(&mut doc);
+    games::document_game_names::<R>(&mut doc);
     doc
 }
 
+/// The document of the server `main` runs (the built-in games), as `openapi/openapi.json` holds it.
 pub fn document_json() -> String {
-    document()
+    document::<BuiltinGames>()
         .to_pretty_json()
         .expect("the OpenAPI document serializes")
 }

@@ -103,7 +103,7 @@ pub async fn index(_: web::Query<super::NoParams>) -> HttpResponse {
     })
 }
 
-pub fn configure(cfg: &mut web::ServiceConfig) {
+pub fn configure<R: crate::games::registry::Games>(cfg: &mut web::ServiceConfig) {
     use super::get_or_head;
     cfg.service(super::resource("/", "GET, HEAD").route(get_or_head().to(index)))
         .service(super::resource("/health", "GET, HEAD").route(get_or_head().to(health)))
@@ -117,5 +117,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             }),
         )
         // Swagger UI's files are compiled into the binary (the `vendored` feature): no network.
-        .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", super::openapi::document()));
+        .service(
+            SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", super::openapi::document::<R>()),
+        );
 }

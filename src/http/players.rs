@@ -12,16 +12,18 @@ use super::problems::{
 };
 use super::{NoParams, Object};
 use crate::app::AppState;
+use crate::games::registry::GameInfo;
 use crate::service::players::{
     self, BoardRequest, Leaderboard, Player, RegisterRequest, Registered, SortBy,
 };
+use crate::service::ServiceError;
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct LeaderboardQuery {
     /// A game with scores or ratings (default: the first, `gomoku`).
-    #[param(schema_with = super::games::ranked_game_schema)]
+    #[param(value_type = Option<String>)]
     pub game: Option<GameName<RankedGame>>,
     /// `score` (the seed's) or `rating` (Glicko-2: players with a rating only). Default: `score`
     /// for a game that keeps the seed's scores (Gomoku), `rating` for one that keeps ratings only
@@ -78,11 +80,18 @@ pub async fn leaderboard(
     app: web::Data<AppState>,
     query: web::Query<LeaderboardQuery>,
 ) -> Result<HttpResponse, ApiError> {
+    let game = match &query.game {
+        Some(name) => name.of(&app.games)?,
+        None => GameName::<RankedGame>::first(&app.games).ok_or_else(|| {
+            ApiError::Service(ServiceError::BadInput(
+                "this server has no game with scores or ratings".into(),
+            ))
+        })?,
+    };
     let limit = super::page_limit(query.limit, 10)?;
     let query = query.into_inner();
-    let game = query.game.unwrap_or_else(GameName::first).0;
     let request = BoardRequest {
-        game,
+        game: game.name,
         sort: query.sort.unwrap_or_else(|| default_sort(game)),
         registered_only: query.registered.unwrap_or(false),
         cursor: query.cursor,
@@ -93,10 +102,11 @@ pub async fn leaderboard(
 
 /// What a game's leaderboard sorts by when the client does not say: its seed score when it keeps
 /// one, else its rating (a game without scores would list nobody by score).
-fn default_sort(game: &str) -> SortBy {
-    match crate::games::registry::find(game) {
-        Some(info) if !info.scored && info.rated => SortBy::Rating,
-        _ => SortBy::Score,
+fn default_sort(game: GameInfo) -> SortBy {
+    if !game.scored && game.rated {
+        SortBy::Rating
+    } else {
+        SortBy::Score
     }
 }
 

@@ -1,25 +1,21 @@
 //! The conformance suite every turn-based game runs: one generic set of checks over real HTTP on
-//! both databases, instantiated per game by `conformance!` with a small fixture (a create body
-//! and two opening moves). A game added to the registry adds one `conformance!` line here.
+//! both databases, played from the game's own example (`TurnGame::example`). `conformance!`
+//! instantiates it for a list of games: one test per check and store, which runs the check for
+//! every game of the list. The built-in games are checked here; a game added to the registry is
+//! checked with them, with no test code of its own.
+
+// Every check takes the app's list of games `R`, so that `conformance!` calls them all alike;
+// only a check that starts a second server uses it.
+#![allow(clippy::extra_unused_type_parameters)]
 
 use crate::common;
 
 mod http_cache;
 
 use common::TestApp;
-use parlor::games::TurnGame;
+use parlor::games::registry::Games;
+use parlor::games::{Example, TurnGame};
 use serde_json::{json, Value};
-
-/// What the suite needs to know about a game beyond its trait.
-pub struct Fixture {
-    /// A create body with two human seats (the suite adds nothing).
-    pub create: Value,
-    /// A legal first move for seat 0, and a legal answer for seat 1.
-    pub first: Value,
-    pub second: Value,
-    /// The move that resigns, for a game that has one.
-    pub resign: Option<Value>,
-}
 
 struct Created {
     id: String,
@@ -27,7 +23,7 @@ struct Created {
     body: Value,
 }
 
-async fn create<G: TurnGame>(app: &TestApp, fixture: &Fixture) -> Created {
+async fn create<G: TurnGame>(app: &TestApp, fixture: &Example) -> Created {
     let reply = app
         .post(&format!("/v1/{}/games", G::NAME), fixture.create.clone())
         .await;
@@ -54,8 +50,9 @@ fn path<G: TurnGame>(id: &str, action: &str) -> String {
 
 /// The state survives the store: a second server on the same database reads the same game, and
 /// the stored state is the rules' own serialisation (it parses back into the game type).
-pub async fn state_round_trips<G: TurnGame>(app: TestApp, fixture: Fixture) {
-    let game = create::<G>(&app, &fixture).await;
+pub async fn state_round_trips<R: Games, G: TurnGame>(app: &TestApp) {
+    let fixture = G::example();
+    let game = create::<G>(app, &fixture).await;
     let moved = app
         .post_as(
             &path::<G>(&game.id, "moves"),
@@ -87,7 +84,7 @@ pub async fn state_round_trips<G: TurnGame>(app: TestApp, fixture: Fixture) {
         stored,
         "the stored state round-trips through the game type"
     );
-    let again = common::spawn_on(
+    let again = common::spawn_on_with::<R>(
         &app.database_url,
         None,
         common::test_config(&app.database_url),
@@ -121,8 +118,9 @@ pub async fn state_round_trips<G: TurnGame>(app: TestApp, fixture: Fixture) {
 /// `view(None)` and `view(seat)`: a spectator and each seat see only what the game allows. For a
 /// game without private views every view is the same; for one with them, a view holds its own
 /// seat's private part and no other's, and nothing private reaches events or the log.
-pub async fn views_hold_nothing_private<G: TurnGame>(app: TestApp, fixture: Fixture) {
-    let game = create::<G>(&app, &fixture).await;
+pub async fn views_hold_nothing_private<R: Games, G: TurnGame>(app: &TestApp) {
+    let fixture = G::example();
+    let game = create::<G>(app, &fixture).await;
     let spectator = app.get(&path::<G>(&game.id, "")).await.body;
     let seats: Vec<Value> = futures_util::future::join_all(
         game.tokens
@@ -177,8 +175,9 @@ pub async fn views_hold_nothing_private<G: TurnGame>(app: TestApp, fixture: Fixt
 }
 
 /// Moves out of turn, after the end, with bad tokens, and with a stale `If-Match`.
-pub async fn refuses_what_it_must<G: TurnGame>(app: TestApp, fixture: Fixture) {
-    let game = create::<G>(&app, &fixture).await;
+pub async fn refuses_what_it_must<R: Games, G: TurnGame>(app: &TestApp) {
+    let fixture = G::example();
+    let game = create::<G>(app, &fixture).await;
     let moves = path::<G>(&game.id, "moves");
     app.post_as(&moves, fixture.second.clone(), &game.tokens[1])
         .await
@@ -189,7 +188,7 @@ pub async fn refuses_what_it_must<G: TurnGame>(app: TestApp, fixture: Fixture) {
     app.post_as(&moves, fixture.first.clone(), &"ab".repeat(32))
         .await
         .assert_problem(401, "unauthorized");
-    let other = create::<G>(&app, &fixture).await;
+    let other = create::<G>(app, &fixture).await;
     app.post_as(&moves, fixture.first.clone(), &other.tokens[0])
         .await
         .assert_problem(403, "forbidden");
@@ -228,8 +227,9 @@ pub async fn refuses_what_it_must<G: TurnGame>(app: TestApp, fixture: Fixture) {
 
 /// Undo and redo answer exactly where the trait says they exist, and the OpenAPI document lists
 /// the game's routes and schemas.
-pub async fn routes_match_the_trait<G: TurnGame>(app: TestApp, fixture: Fixture) {
-    let game = create::<G>(&app, &fixture).await;
+pub async fn routes_match_the_trait<R: Games, G: TurnGame>(app: &TestApp) {
+    let fixture = G::example();
+    let game = create::<G>(app, &fixture).await;
     let doc = app.get("/openapi.json").await.body;
     let paths = &doc["paths"];
     for (action, exists) in [
@@ -289,23 +289,30 @@ pub async fn routes_match_the_trait<G: TurnGame>(app: TestApp, fixture: Fixture)
 
 /// Drops the create options that fix the deal in advance (UNO's `seed` and `deck`), which a game
 /// with an open seat refuses.
-fn without_fixed_deal(body: &mut Value) {
-    if let Some(options) = body.as_object_mut() {
-        options.remove("seed");
-        options.remove("deck");
+fn without_fixed_deal<G: TurnGame>(body: &mut Value) {
+    // One option dropped may leave another (`seed` beside `deck`).
+    for _ in 0..4 {
+        let Ok(options) = serde_json::from_value::<G::Options>(body.clone()) else {
+            return;
+        };
+        match (G::fixed_deal(&options), body.as_object_mut()) {
+            (Some(option), Some(fields)) => fields.remove(option),
+            _ => return,
+        };
     }
 }
 
 /// An open seat is joined through the generic road; the game starts when it fills; two racing
 /// joins for the last seat: one wins, one 409.
-pub async fn open_seats_join<G: TurnGame>(app: TestApp, fixture: Fixture) {
+pub async fn open_seats_join<R: Games, G: TurnGame>(app: &TestApp) {
+    let fixture = G::example();
     let mut body = fixture.create.clone();
     body["players"][1] = json!({"open": true});
     // A deal fixed in advance (UNO's `seed`, `deck`) is refused beside an open seat.
-    without_fixed_deal(&mut body);
+    without_fixed_deal::<G>(&mut body);
     let game = create::<G>(
-        &app,
-        &Fixture {
+        app,
+        &Example {
             create: body,
             ..fixture
         },
@@ -338,10 +345,11 @@ pub async fn open_seats_join<G: TurnGame>(app: TestApp, fixture: Fixture) {
 /// game is active, every `game_over` event carries `game.result`, AI analysis speaks one
 /// vocabulary, a body with a repeated key is refused, and `auto_ai` answers a human's move with
 /// the AI's in the same request.
-pub async fn one_shape_everywhere<G: TurnGame>(app: TestApp, fixture: Fixture) {
+pub async fn one_shape_everywhere<R: Games, G: TurnGame>(app: &TestApp) {
+    let fixture = G::example();
     let mut waiting = fixture.create.clone();
     waiting["players"][1] = json!({"open": true});
-    without_fixed_deal(&mut waiting);
+    without_fixed_deal::<G>(&mut waiting);
     let reply = app
         .post(&format!("/v1/{}/games", G::NAME), waiting)
         .await
@@ -356,7 +364,7 @@ pub async fn one_shape_everywhere<G: TurnGame>(app: TestApp, fixture: Fixture) {
     let read = app.get(&path::<G>(id, "")).await.expect(200);
     assert!(read.body["turn"].is_null(), "{}", read.text);
 
-    let game = create::<G>(&app, &fixture).await;
+    let game = create::<G>(app, &fixture).await;
     let moves = path::<G>(&game.id, "moves");
     // `{"move": "h8", "move": "h8"}`: the first key of the move, twice.
     let first = fixture.first.as_object().expect("a move is an object");
@@ -466,8 +474,9 @@ fn assert_game_over_is_the_result(outcome: &Value) {
 
 /// Endings are fair: `end` aborts only until every seat has moved (then 409, resign instead),
 /// and a resignation is accepted from either seat at any time.
-pub async fn endings_are_fair<G: TurnGame>(app: TestApp, fixture: Fixture) {
-    let game = create::<G>(&app, &fixture).await;
+pub async fn endings_are_fair<R: Games, G: TurnGame>(app: &TestApp) {
+    let fixture = G::example();
+    let game = create::<G>(app, &fixture).await;
     let moves = path::<G>(&game.id, "moves");
     app.post_as(&moves, fixture.first.clone(), &game.tokens[0])
         .await
@@ -502,7 +511,8 @@ pub async fn endings_are_fair<G: TurnGame>(app: TestApp, fixture: Fixture) {
 /// No cache between a client and the server ever answers one viewer with another viewer's view:
 /// a private cache that honours `Vary`, and a broken one that ignores it, in every order of the
 /// spectator's and both seats' reads, with a change between rounds or not.
-pub async fn caches_keep_views_apart<G: TurnGame>(app: TestApp, fixture: Fixture) {
+pub async fn caches_keep_views_apart<R: Games, G: TurnGame>(app: &TestApp) {
+    let fixture = G::example();
     let viewers = [None, Some(0usize), Some(1usize)];
     let orders = [
         [0, 1, 2],
@@ -515,7 +525,7 @@ pub async fn caches_keep_views_apart<G: TurnGame>(app: TestApp, fixture: Fixture
     for honour_vary in [true, false] {
         for order in orders {
             for change_between in [false, true] {
-                let game = create::<G>(&app, &fixture).await;
+                let game = create::<G>(app, &fixture).await;
                 let url = app.url(&path::<G>(&game.id, ""));
                 let mut cache = http_cache::Cache::new(honour_vary);
                 for round in 0..2 {
@@ -547,7 +557,7 @@ pub async fn caches_keep_views_apart<G: TurnGame>(app: TestApp, fixture: Fixture
         }
     }
     // What the headers promise.
-    let game = create::<G>(&app, &fixture).await;
+    let game = create::<G>(app, &fixture).await;
     let public = app.get(&path::<G>(&game.id, "")).await;
     let private = app.get_as(&path::<G>(&game.id, ""), &game.tokens[0]).await;
     assert_eq!(public.header("etag"), Some("\"0\""));
@@ -593,14 +603,17 @@ pub async fn caches_keep_views_apart<G: TurnGame>(app: TestApp, fixture: Fixture
 
 /// A registered player takes their seat back with their key: a fresh token, the old one revoked;
 /// a guest's seat cannot be taken that way.
-pub async fn seats_come_back<G: TurnGame>(app: TestApp, fixture: Fixture) {
+pub async fn seats_come_back<R: Games, G: TurnGame>(app: &TestApp) {
+    let fixture = G::example();
+    // A name of its own for each game the app serves.
+    let carol = format!("carol-{}", G::NAME);
     let registered = app
-        .post("/v1/players", json!({"name": "carol"}))
+        .post("/v1/players", json!({"name": carol}))
         .await
         .expect(201);
     let key = registered.body["key"].as_str().unwrap().to_owned();
     let mut body = fixture.create.clone();
-    body["players"][0] = json!({"name": "carol"});
+    body["players"][0] = json!({"name": carol});
     let reply = app
         .send(
             reqwest::Method::POST,
@@ -650,7 +663,8 @@ pub async fn seats_come_back<G: TurnGame>(app: TestApp, fixture: Fixture) {
 /// A table of AIs alone plays only on its owner's request, a move at a time: its create answer
 /// holds an owner token (and plays nothing, `auto_ai` or not), `ai-move` and `end` need that
 /// token, and the owner sees what a spectator sees.
-pub async fn ai_tables_play_on_their_owners_request<G: TurnGame>(app: TestApp, fixture: Fixture) {
+pub async fn ai_tables_play_on_their_owners_request<R: Games, G: TurnGame>(app: &TestApp) {
+    let fixture = G::example();
     let mut body = fixture.create.clone();
     body["players"] = json!([{"ai": "easy"}, {"ai": "easy"}]);
     body["auto_ai"] = json!(true);
@@ -671,7 +685,7 @@ pub async fn ai_tables_play_on_their_owners_request<G: TurnGame>(app: TestApp, f
     app.post(&ai_move, think.clone())
         .await
         .assert_problem(401, "unauthorized");
-    let stranger = create::<G>(&app, &fixture).await;
+    let stranger = create::<G>(app, &fixture).await;
     app.post_as(&ai_move, think.clone(), &stranger.tokens[0])
         .await
         .assert_problem(403, "forbidden");
@@ -696,95 +710,71 @@ pub async fn ai_tables_play_on_their_owners_request<G: TurnGame>(app: TestApp, f
     assert_eq!(ended.body["game"]["status"], "aborted");
 }
 
+/// Instantiates the suite for the games `$games` lists (an absolute path), on apps serving them:
+/// one test per check and store, each running the check for every game of the list but those
+/// `$known` lists (games a suite elsewhere checks already).
 macro_rules! conformance {
-    ($module:ident, $game:ty, $fixture:expr) => {
-        mod $module {
-            use super::*;
-
-            async fn state_round_trips(app: TestApp) {
-                super::state_round_trips::<$game>(app, $fixture).await
+    ($games:ty) => {
+        $crate::conformance::conformance!($games, except $crate::conformance::NoGames);
+    };
+    ($games:ty, except $known:ty) => {
+        $crate::conformance::conformance!(@checks $games, $known,
+            state_round_trips,
+            views_hold_nothing_private,
+            refuses_what_it_must,
+            routes_match_the_trait,
+            open_seats_join,
+            one_shape_everywhere,
+            endings_are_fair,
+            caches_keep_views_apart,
+            seats_come_back,
+            ai_tables_play_on_their_owners_request,
+        );
+    };
+    (@checks $games:ty, $known:ty, $($check:ident),* $(,)?) => {
+        $(
+            async fn $check(app: $crate::common::TestApp) {
+                use parlor::games::registry::{Games, TurnGameVisitor};
+                use parlor::games::TurnGame;
+                type Check<'a> = std::pin::Pin<Box<dyn std::future::Future<Output = ()> + 'a>>;
+                struct Each<'a>(&'a $crate::common::TestApp, Vec<(&'static str, Check<'a>)>);
+                impl<'a> TurnGameVisitor for Each<'a> {
+                    fn visit<G: TurnGame>(&mut self) {
+                        let check = $crate::conformance::$check::<$games, G>(self.0);
+                        self.1.push((G::NAME, Box::pin(check)));
+                    }
+                }
+                let mut each = Each(&app, Vec::new());
+                <$games>::visit(&mut each);
+                let known: Vec<&str> = parlor::games::registry::turn_games::<$known>()
+                    .into_iter()
+                    .map(|g| g.name)
+                    .collect();
+                let mut checked = 0;
+                for (game, check) in each.1 {
+                    if known.contains(&game) {
+                        continue;
+                    }
+                    eprintln!("conformance: {} on {game}", stringify!($check));
+                    check.await;
+                    checked += 1;
+                }
+                assert!(checked > 0, "no game to check");
             }
-            async fn views_hold_nothing_private(app: TestApp) {
-                super::views_hold_nothing_private::<$game>(app, $fixture).await
-            }
-            async fn refuses_what_it_must(app: TestApp) {
-                super::refuses_what_it_must::<$game>(app, $fixture).await
-            }
-            async fn routes_match_the_trait(app: TestApp) {
-                super::routes_match_the_trait::<$game>(app, $fixture).await
-            }
-            async fn open_seats_join(app: TestApp) {
-                super::open_seats_join::<$game>(app, $fixture).await
-            }
-            async fn one_shape_everywhere(app: TestApp) {
-                super::one_shape_everywhere::<$game>(app, $fixture).await
-            }
-            async fn endings_are_fair(app: TestApp) {
-                super::endings_are_fair::<$game>(app, $fixture).await
-            }
-            async fn caches_keep_views_apart(app: TestApp) {
-                super::caches_keep_views_apart::<$game>(app, $fixture).await
-            }
-            async fn seats_come_back(app: TestApp) {
-                super::seats_come_back::<$game>(app, $fixture).await
-            }
-            async fn ai_tables_play_on_their_owners_request(app: TestApp) {
-                super::ai_tables_play_on_their_owners_request::<$game>(app, $fixture).await
-            }
-
-            $crate::on_both_stores!(
-                state_round_trips,
-                views_hold_nothing_private,
-                refuses_what_it_must,
-                routes_match_the_trait,
-                open_seats_join,
-                one_shape_everywhere,
-                endings_are_fair,
-                caches_keep_views_apart,
-                seats_come_back,
-                ai_tables_play_on_their_owners_request,
-            );
-        }
+        )*
+        $crate::on_both_stores!(games = $games; $($check),*);
     };
 }
 
-conformance!(
-    gomoku,
-    parlor::games::gomoku::GomokuGame,
-    Fixture {
-        create: json!({"players": [{"name": "alice"}, {"name": "bob"}]}),
-        first: json!({"move": "h8"}),
-        second: json!({"move": "a1"}),
-        resign: Some(json!({"move": "resign"})),
-    }
-);
+pub(crate) use conformance;
 
-conformance!(
-    go,
-    parlor::games::go::GoGame,
-    Fixture {
-        create: json!({"size": 9, "players": [{"name": "alice"}, {"name": "bob"}]}),
-        first: json!({"move": "E5"}),
-        second: json!({"move": "C3"}),
-        resign: Some(json!({"move": "resign"})),
-    }
-);
+/// No games: the list of those a suite need not check again when it checks every game.
+pub struct NoGames;
 
-conformance!(
-    uno,
-    parlor::games::uno::UnoGame,
-    Fixture {
-        // The deck in its standard order deals seat 0 R0 R1 … R6 and seat 1 R1 … R7, and
-        // turns R7: seat 0 plays R0, seat 1 answers R1.
-        create: json!({
-            "players": [{"name": "alice"}, {"name": "bob"}],
-            "deck": parlor::games::uno::full_deck()
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>(),
-        }),
-        first: json!({"action": "play", "card": "R0"}),
-        second: json!({"action": "play", "card": "R1"}),
-        resign: None,
-    }
-);
+impl Games for NoGames {
+    fn visit(_: &mut impl parlor::games::registry::TurnGameVisitor) {}
+}
+
+mod builtin {
+    super::conformance!(parlor::games::registry::BuiltinGames);
+}

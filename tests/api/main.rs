@@ -18,4 +18,5 @@ mod poker_api;
 mod release_store;
 mod security;
 mod store_contract;
+mod tictactoe;
 mod uno_api;

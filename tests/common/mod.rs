@@ -16,6 +16,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use parlor::app::Application;
 use parlor::config::Config;
+use parlor::games::registry::{BuiltinGames, Games};
 use parlor::store::{self, GameStore};
 use reqwest::{Method, Response, StatusCode};
 use serde_json::{json, Value};
@@ -191,12 +192,28 @@ pub fn test_config(database_url: &str) -> Config {
 /// A running app on a fresh database; `None` (after [`skip`]) when that database is not
 /// configured.
 pub async fn spawn(db: Db) -> Option<TestApp> {
+    spawn_with::<BuiltinGames>(db).await
+}
+
+/// [`spawn`] for an app serving the turn-based games `R` lists.
+pub async fn spawn_with<R: Games>(db: Db) -> Option<TestApp> {
     let (url, dir) = fresh_database(db).await?;
-    Some(spawn_on(&url, dir, test_config(&url)).await)
+    Some(spawn_on_with::<R>(&url, dir, test_config(&url)).await)
 }
 
 pub async fn spawn_on(url: &str, dir: Option<tempfile::TempDir>, config: Config) -> TestApp {
-    let app = Application::build(config).await.expect("app starts");
+    spawn_on_with::<BuiltinGames>(url, dir, config).await
+}
+
+/// [`spawn_on`] for an app serving the turn-based games `R` lists.
+pub async fn spawn_on_with<R: Games>(
+    url: &str,
+    dir: Option<tempfile::TempDir>,
+    config: Config,
+) -> TestApp {
+    let app = Application::build_with::<R>(config)
+        .await
+        .expect("app starts");
     let base = format!("http://{}", app.address());
     let handle = app.spawn();
     TestApp {
@@ -355,15 +372,18 @@ impl TestApp {
     }
 }
 
-/// Runs each named `async fn(TestApp)` once on SQLite and once on PostgreSQL.
+/// Runs each named `async fn(TestApp)` once on SQLite and once on PostgreSQL, on an app serving
+/// the built-in games, or (`games = R;` first) the games `R` lists.
 #[macro_export]
 macro_rules! on_both_stores {
-    ($($name:ident),* $(,)?) => {
+    (games = $games:ty; $($name:ident),* $(,)?) => {
         mod on_sqlite {
             $(
                 #[actix_web::test]
                 async fn $name() {
-                    let app = $crate::common::spawn($crate::common::Db::Sqlite).await.unwrap();
+                    let app = $crate::common::spawn_with::<$games>($crate::common::Db::Sqlite)
+                        .await
+                        .unwrap();
                     super::$name(app).await;
                 }
             )*
@@ -372,11 +392,16 @@ macro_rules! on_both_stores {
             $(
                 #[actix_web::test]
                 async fn $name() {
-                    if let Some(app) = $crate::common::spawn($crate::common::Db::Postgres).await {
+                    if let Some(app) =
+                        $crate::common::spawn_with::<$games>($crate::common::Db::Postgres).await
+                    {
                         super::$name(app).await;
                     }
                 }
             )*
         }
+    };
+    ($($name:ident),* $(,)?) => {
+        $crate::on_both_stores!(games = parlor::games::registry::BuiltinGames; $($name),*);
     };
 }

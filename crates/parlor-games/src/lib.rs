@@ -13,7 +13,7 @@ mod turn;
 pub mod uno;
 
 pub use turn::{
-    schema_of, AiAnalysis, AiBudget, AiCandidate, AiChoice, AiLevel, AiRatings, EndReason,
+    schema_of, AiAnalysis, AiBudget, AiCandidate, AiChoice, AiLevel, AiRatings, EndReason, Example,
     GameResult, GameStatus, InviteWord, OpenSeat, PlayerSpec, Report, ReportParam, ReportQuery,
     ReportSpec, ReservedFor, RuleError, Seat, SeatKind, SeatKindWord, TurnGame, UnknownWord,
 };

@@ -1,6 +1,6 @@
 //! The one list of turn-based games. Adding a game is: write `crates/parlor-games/src/<game>/`, add one line
-//! to [`visit_turn_games`]. Routes, the OpenAPI document, the `game` filter of the listing and the
-//! leaderboard's games all come from this list.
+//! to [`BuiltinGames`]. Routes, the OpenAPI document, the `game` filter of the listing, the
+//! leaderboard's games and the conformance suite all come from the list an app is built with.
 
 use super::go::GoGame;
 use super::gomoku::GomokuGame;
@@ -12,11 +12,22 @@ pub trait TurnGameVisitor {
     fn visit<G: TurnGame>(&mut self);
 }
 
-/// Calls `visitor` once per game, in this order (the order of the documentation, too).
-pub fn visit_turn_games(visitor: &mut impl TurnGameVisitor) {
-    visitor.visit::<GomokuGame>();
-    visitor.visit::<GoGame>();
-    visitor.visit::<UnoGame>();
+/// A list of turn-based games an app serves: `main` serves [`BuiltinGames`]; a test may serve
+/// those and a game of its own.
+pub trait Games: 'static {
+    /// Calls `visitor` once per game, in the order of the documentation.
+    fn visit(visitor: &mut impl TurnGameVisitor);
+}
+
+/// The games Parlor ships.
+pub struct BuiltinGames;
+
+impl Games for BuiltinGames {
+    fn visit(visitor: &mut impl TurnGameVisitor) {
+        visitor.visit::<GomokuGame>();
+        visitor.visit::<GoGame>();
+        visitor.visit::<UnoGame>();
+    }
 }
 
 /// What the listing and the leaderboard need to know of a game without its type.
@@ -27,8 +38,8 @@ pub struct GameInfo {
     pub rated: bool,
 }
 
-/// Every turn-based game's name and whether it keeps scores.
-pub fn turn_games() -> Vec<GameInfo> {
+/// Every game of `R`: its name and whether it keeps scores or ratings.
+pub fn turn_games<R: Games>() -> Vec<GameInfo> {
     struct Collect(Vec<GameInfo>);
     impl TurnGameVisitor for Collect {
         fn visit<G: TurnGame>(&mut self) {
@@ -40,11 +51,6 @@ pub fn turn_games() -> Vec<GameInfo> {
         }
     }
     let mut collect = Collect(Vec::new());
-    visit_turn_games(&mut collect);
+    R::visit(&mut collect);
     collect.0
-}
-
-/// The turn-based game called `name`.
-pub fn find(name: &str) -> Option<GameInfo> {
-    turn_games().into_iter().find(|g| g.name == name)
 }

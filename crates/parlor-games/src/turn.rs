@@ -354,6 +354,9 @@ pub trait TurnGame: Clone + Serialize + DeserializeOwned + Send + Sync + 'static
     /// What a change caused, as everybody may see it.
     type Event: Clone + Serialize + ToSchema + Send + 'static;
 
+    /// The game's own example of play: the OpenAPI document shows it as the create and move
+    /// examples, and the conformance suite and the refusal check play it.
+    fn example() -> Example;
     /// How many seats the game takes.
     fn seat_range() -> RangeInclusive<usize>;
     /// The players named in the options.
@@ -489,6 +492,19 @@ pub trait TurnGame: Clone + Serialize + DeserializeOwned + Send + Sync + 'static
             Self::NAME
         )))
     }
+}
+
+/// A game's example of play ([`TurnGame::example`]): a known start and its first two moves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Example {
+    /// A create body with two human seats, after which the game is under way with seat 0 to
+    /// move (UNO gives its deck in the standard order, so the hands are known).
+    pub create: Value,
+    /// A legal first move for seat 0, and then a legal answer for seat 1.
+    pub first: Value,
+    pub second: Value,
+    /// The move that resigns, for a game that has one.
+    pub resign: Option<Value>,
 }
 
 /// A report a game offers at `GET /v1/{game}/games/{id}/{name}`.

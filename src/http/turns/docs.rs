@@ -15,7 +15,7 @@ use utoipa::openapi::{
 use utoipa::{IntoParams, ToSchema};
 
 use super::{GamePaths, LogQuery};
-use crate::games::registry::{visit_turn_games, TurnGameVisitor};
+use crate::games::registry::{Games, TurnGameVisitor};
 use crate::games::{AiAnalysis, GameResult, TurnGame};
 use crate::http::problems::{problem_refs, ProblemSet};
 use crate::service::resource::SeatView;
@@ -23,15 +23,15 @@ use crate::service::turns::{
     AiMoveRequest, JoinRequest, LogItem, MessageRequest, SeatInvite, SeatToken,
 };
 
-/// Adds every registered game's tag, paths and schemas to `doc`.
-pub fn add_turn_games(doc: &mut OpenApi) {
+/// Adds the tag, paths and schemas of every game `R` lists to `doc`.
+pub fn add_turn_games<R: Games>(doc: &mut OpenApi) {
     struct Docs<'a>(&'a mut OpenApi);
     impl TurnGameVisitor for Docs<'_> {
         fn visit<G: TurnGame>(&mut self) {
             add_game::<G>(self.0);
         }
     }
-    visit_turn_games(&mut Docs(doc));
+    R::visit(&mut Docs(doc));
 }
 
 /// The component names of one game's schemas: `GomokuGame`, `GomokuOutcome` …
@@ -215,6 +215,30 @@ fn json_body(schema: RefOr<Schema>, required: bool) -> utoipa::openapi::request_
         .build()
 }
 
+/// A request body with named examples: the game's own ([`TurnGame::example`]), which the
+/// conformance suite plays too.
+fn json_body_with_examples(
+    schema: RefOr<Schema>,
+    examples: Vec<(&str, &str, serde_json::Value)>,
+) -> utoipa::openapi::request_body::RequestBody {
+    let examples = examples.into_iter().map(|(name, summary, value)| {
+        let mut example = utoipa::openapi::example::Example::new();
+        example.summary = summary.to_owned();
+        example.value = Some(value);
+        (name, example)
+    });
+    RequestBodyBuilder::new()
+        .content(
+            "application/json",
+            ContentBuilder::new()
+                .schema(Some(schema))
+                .examples_from_iter(examples)
+                .build(),
+        )
+        .required(Some(Required::True))
+        .build()
+}
+
 fn id_param() -> utoipa::openapi::path::Parameter {
     ParameterBuilder::new()
         .name("id")
@@ -319,6 +343,7 @@ fn json_response(
 fn add_game<G: TurnGame>(doc: &mut OpenApi) {
     let names = Names::of::<G>();
     let paths = GamePaths::of::<G>();
+    let example = G::example();
     let tag = G::NAME;
     let components = doc.components.get_or_insert_with(Default::default);
     register::<G::Options>(components);
@@ -398,7 +423,14 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
         )
         .build(
             false,
-            Some(json_body(names.reference("Options"), true)),
+            Some(json_body_with_examples(
+                names.reference("Options"),
+                vec![(
+                    "two_humans",
+                    "Two human seats; the game starts at once, seat 0 to move",
+                    example.create,
+                )],
+            )),
             "201",
             {
                 let mut r = json_response("Created; `tokens` are shown only now", names.reference("Created"), true);
@@ -439,7 +471,16 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
     )
     .build(
         true,
-        Some(json_body(names.reference("Move"), true)),
+        Some(json_body_with_examples(names.reference("Move"), {
+            let mut moves = vec![
+                ("first", "Seat 0's first move in the `two_humans` game", example.first),
+                ("second", "Seat 1's answer to `first`", example.second),
+            ];
+            if let Some(resign) = example.resign {
+                moves.push(("resign", "Resigns (any seat, at any time)", resign));
+            }
+            moves
+        })),
         "200",
         outcome(),
         ProblemSet::MOVE,

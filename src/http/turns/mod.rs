@@ -16,7 +16,7 @@ use super::error::ApiError;
 use super::limits::{AiRateLimit, AutoPlayLimit};
 use super::{get_or_head, resource, NoParams, Object};
 use crate::app::AppState;
-use crate::games::registry::{visit_turn_games, TurnGameVisitor};
+use crate::games::registry::{Games, TurnGameVisitor};
 use crate::games::{Report, TurnGame};
 use crate::service::resource::GameResource;
 use crate::service::turns::{self, AiMoveRequest, JoinRequest, MessageRequest, Read, TakeBack};
@@ -306,13 +306,13 @@ fn routes<G: TurnGame>(cfg: &mut web::ServiceConfig) {
     }
 }
 
-/// Every turn-based game's routes, from the registry.
-pub fn configure(cfg: &mut web::ServiceConfig) {
+/// The routes of every turn-based game `R` lists.
+pub fn configure<R: Games>(cfg: &mut web::ServiceConfig) {
     struct Routes<'a>(&'a mut web::ServiceConfig);
     impl TurnGameVisitor for Routes<'_> {
         fn visit<G: TurnGame>(&mut self) {
             routes::<G>(self.0);
         }
     }
-    visit_turn_games(&mut Routes(cfg));
+    R::visit(&mut Routes(cfg));
 }

@@ -19,8 +19,9 @@ use super::sgf::SgfMeta;
 use super::vertex::{GoPlay, Vertex};
 use crate::takeback::{Takeback, TakebackAction, TakebackRule, Verdict};
 use crate::{
-    schema_of, AiAnalysis, AiBudget, AiCandidate, AiChoice, AiLevel, AiRatings, GameResult,
-    PlayerSpec, Report, ReportParam, ReportQuery, ReportSpec, RuleError, Seat, SeatKind, TurnGame,
+    schema_of, AiAnalysis, AiBudget, AiCandidate, AiChoice, AiLevel, AiRatings, Example,
+    GameResult, PlayerSpec, Report, ReportParam, ReportQuery, ReportSpec, RuleError, Seat,
+    SeatKind, TurnGame,
 };
 
 pub use super::game::SCORE;
@@ -442,6 +443,14 @@ impl TurnGame for GoGame {
     });
     const UNDO: bool = true;
     const REDO: bool = true;
+    fn example() -> Example {
+        Example {
+            create: serde_json::json!({"size": 9, "players": [{"name": "alice"}, {"name": "bob"}]}),
+            first: serde_json::json!({"move": "E5"}),
+            second: serde_json::json!({"move": "C3"}),
+            resign: Some(serde_json::json!({"move": "resign"})),
+        }
+    }
     type Options = GoCreate;
     type Move = GoMove;
     type View = GoView;

@@ -12,7 +12,7 @@ use utoipa::ToSchema;
 use super::{ai, Gomoku, GomokuError, Point, Rule, Stone};
 use crate::takeback::{Takeback, TakebackAction, TakebackProposal, TakebackRule, Verdict};
 use crate::{
-    AiAnalysis, AiBudget, AiChoice, AiLevel, AiRatings, EndReason, GameResult, PlayerSpec,
+    AiAnalysis, AiBudget, AiChoice, AiLevel, AiRatings, EndReason, Example, GameResult, PlayerSpec,
     RuleError, Seat, SeatKind, TurnGame,
 };
 
@@ -247,6 +247,15 @@ impl TurnGame for GomokuGame {
     type Move = GomokuMove;
     type View = GomokuView;
     type Event = GomokuEvent;
+
+    fn example() -> Example {
+        Example {
+            create: serde_json::json!({"players": [{"name": "alice"}, {"name": "bob"}]}),
+            first: serde_json::json!({"move": "h8"}),
+            second: serde_json::json!({"move": "a1"}),
+            resign: Some(serde_json::json!({"move": "resign"})),
+        }
+    }
 
     fn seat_range() -> RangeInclusive<usize> {
         2..=2

@@ -14,8 +14,8 @@ use super::{
 };
 use crate::seed::Seed;
 use crate::{
-    AiAnalysis, AiBudget, AiCandidate, AiChoice, AiLevel, EndReason, GameResult, PlayerSpec,
-    RuleError, Seat, SeatKind, TurnGame,
+    AiAnalysis, AiBudget, AiCandidate, AiChoice, AiLevel, EndReason, Example, GameResult,
+    PlayerSpec, RuleError, Seat, SeatKind, TurnGame,
 };
 
 /// UNO's reason for an ending: a seat played its last card.
@@ -24,7 +24,7 @@ pub const OUT_OF_CARDS: EndReason = EndReason::named("out_of_cards");
 /// Create body for an UNO game.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"players": [{"name": "alice"}, {"ai": "normal"}, {"ai": "hard"}, {"open": true}], "rules": {"stacking": true, "jump_in": true}}))]
+#[schema(example = json!({"players": [{"name": "alice"}, {"ai": "normal"}, {"ai": "hard"}, {"open": true}], "rules": {"max_hand": 14, "draw_then_play": true, "stacking": true, "jump_in": true}}))]
 pub struct UnoOptions {
     /// 2 to 10 seats; seat 0 acts first and play goes clockwise (to the next higher seat).
     /// `{"open": true}` seats are taken later with `join`; the cards are dealt when the last
@@ -194,6 +194,18 @@ impl TurnGame for UnoGame {
     type Move = UnoAction;
     type View = UnoView;
     type Event = UnoEvent;
+
+    /// The deck in its standard order deals seat 0 R0 R1 … R6 and seat 1 R1 … R7, and turns R7:
+    /// seat 0 plays R0, seat 1 answers R1.
+    fn example() -> Example {
+        let deck: Vec<String> = super::full_deck().iter().map(ToString::to_string).collect();
+        Example {
+            create: serde_json::json!({"players": [{"name": "alice"}, {"name": "bob"}], "deck": deck}),
+            first: serde_json::json!({"action": "play", "card": "R0"}),
+            second: serde_json::json!({"action": "play", "card": "R1"}),
+            resign: None,
+        }
+    }
 
     fn seat_range() -> RangeInclusive<usize> {
         super::MIN_SEATS..=super::MAX_SEATS
