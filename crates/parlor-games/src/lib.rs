@@ -2,21 +2,26 @@
 
 pub mod go;
 pub mod gomoku;
-#[cfg(test)]
+#[cfg(all(test, feature = "turn"))]
 mod growth;
+#[cfg(feature = "turn")]
 pub mod player_schema;
 pub mod poker;
 pub mod ready_json;
-#[cfg(test)]
+#[cfg(all(test, feature = "turn"))]
 mod refusals;
+#[cfg(feature = "turn")]
 pub mod registry;
+#[cfg(feature = "turn")]
 pub mod seed;
 pub mod takeback;
 mod turn;
 pub mod uno;
 
+#[cfg(feature = "turn")]
+pub use turn::{schema_of, Report, ReportParam, ReportQuery, ReportSpec, TurnGame};
 pub use turn::{
-    schema_of, AiAnalysis, AiBudget, AiCandidate, AiChoice, AiLevel, AiRatings, EndReason,
-    GameResult, GameStatus, InviteWord, OpenSeat, PlayerSpec, Report, ReportParam, ReportQuery,
-    ReportSpec, ReservedFor, RuleError, Seat, SeatKind, SeatKindWord, TurnGame, UnknownWord,
+    AiAnalysis, AiBudget, AiCandidate, AiChoice, AiLevel, AiRatings, EndReason, GameResult,
+    GameStatus, InviteWord, OpenSeat, PlayerSpec, ReservedFor, RuleError, Seat, SeatKind,
+    SeatKindWord, UnknownWord,
 };

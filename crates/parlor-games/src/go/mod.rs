@@ -10,6 +10,7 @@ mod positions;
 pub mod score;
 pub mod sgf;
 mod stored_turn;
+#[cfg(feature = "turn")]
 pub mod turn;
 pub mod vertex;
 
@@ -22,5 +23,6 @@ pub use game::{
 };
 pub use score::{Captures, ScoreReport, Scoring, SideScore};
 pub use sgf::{SgfError, SgfMeta};
+#[cfg(feature = "turn")]
 pub use turn::{GoCreate, GoGame, GoMove, GoScore};
 pub use vertex::{GoPlay, Vertex, VertexError};
