@@ -44,7 +44,7 @@ struct Args {
 }
 
 fn parse_level(word: &str) -> Result<AiLevel, String> {
-    serde_json::from_value(serde_json::Value::String(word.to_owned()))
+    word.parse()
         .map_err(|_| format!("{word:?} is not a level: easy, normal or hard"))
 }
 

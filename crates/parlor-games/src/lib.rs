@@ -2,18 +2,23 @@
 
 pub mod go;
 pub mod gomoku;
+#[cfg(feature = "turn")]
 pub mod player_schema;
 pub mod poker;
-#[cfg(test)]
+#[cfg(all(test, feature = "turn"))]
 mod refusals;
+#[cfg(feature = "turn")]
 pub mod registry;
+#[cfg(feature = "turn")]
 pub mod seed;
 pub mod takeback;
 mod turn;
 pub mod uno;
 
+#[cfg(feature = "turn")]
+pub use turn::{schema_of, Example, Report, ReportParam, ReportQuery, ReportSpec, TurnGame};
 pub use turn::{
-    schema_of, AiAnalysis, AiBudget, AiCandidate, AiChoice, AiLevel, AiRatings, EndReason, Example,
-    GameResult, GameStatus, InviteWord, OpenSeat, PlayerSpec, Report, ReportParam, ReportQuery,
-    ReportSpec, ReservedFor, RuleError, Seat, SeatKind, SeatKindWord, TurnGame, UnknownWord,
+    AiAnalysis, AiBudget, AiCandidate, AiChoice, AiLevel, AiRatings, EndReason, GameResult,
+    GameStatus, InviteWord, OpenSeat, PlayerSpec, ReservedFor, RuleError, Seat, SeatKind,
+    SeatKindWord, UnknownWord,
 };

@@ -5,14 +5,18 @@
 //! under `consent` (the default) one human's undo between humans is a proposal, and the other's
 //! undo accepts it. Against an AI the human's undo is immediate: the AI does not mind.
 
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "openapi")]
 use utoipa::ToSchema;
 
 use super::{RuleError, Seat, SeatKind};
 
 /// Who may take moves back.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum TakebackRule {
     /// Between humans one seat proposes and the other accepts (by asking the same); a move
     /// declines. Against an AI a human's request is immediate.
@@ -25,8 +29,10 @@ pub enum TakebackRule {
 }
 
 /// Which way a take-back goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum TakebackAction {
     Undo,
     Redo,
@@ -42,7 +48,9 @@ impl TakebackAction {
 }
 
 /// A take-back one seat asked for and the other has not answered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
 pub struct TakebackProposal {
     /// The proposing seat.
     pub by: Seat,
@@ -50,13 +58,15 @@ pub struct TakebackProposal {
 }
 
 /// The rule of a game and the proposal waiting for an answer, as the state shows them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[schema(example = json!({"rule": "consent", "proposal": {"by": 0, "action": "undo"}}))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"rule": "consent", "proposal": {"by": 0, "action": "undo"}})))]
 pub struct Takeback {
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub rule: TakebackRule,
     /// A proposal waiting for the other seat (`consent` between humans).
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub proposal: Option<TakebackProposal>,
 }
 
@@ -201,6 +211,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "serde")]
     fn old_states_without_the_field_read_as_consent() {
         let t: Takeback = serde_json::from_str("{}").unwrap();
         assert_eq!(t, Takeback::default());

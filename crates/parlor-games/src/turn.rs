@@ -1,10 +1,16 @@
 //! The contract between a turn-based game's rules and the machinery that stores, serves and plays it.
 
+#[cfg(feature = "turn")]
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
-use serde::{de::DeserializeOwned, Deserialize, Serialize};
+#[cfg(feature = "turn")]
+use serde::de::DeserializeOwned;
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+#[cfg(feature = "turn")]
 use serde_json::Value;
+#[cfg(feature = "openapi")]
 use utoipa::ToSchema;
 
 /// A seat index: 0 moves first.
@@ -12,20 +18,11 @@ pub type Seat = usize;
 
 /// AI strength a client asks for.
 #[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    Hash,
-    Serialize,
-    Deserialize,
-    ToSchema,
-    strum::IntoStaticStr,
-    strum::EnumString,
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, strum::IntoStaticStr, strum::EnumString,
 )]
-#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[strum(serialize_all = "snake_case")]
 pub enum AiLevel {
     Easy,
@@ -61,8 +58,9 @@ impl UnknownWord {
 /// Who sits in a seat, as the creator asked for it: `{"name": "alice"}`, `{"ai": "hard"}` or
 /// `{"open": true}` (a seat somebody joins later with `POST …/join`).
 /// Its OpenAPI schema is written out in `player_schema`, with the three shapes.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct PlayerSpec {
     /// A human player's name (1–32 characters); optional for an AI seat.
     pub name: Option<String>,
@@ -75,8 +73,9 @@ pub struct PlayerSpec {
 }
 
 /// How an open seat is offered: `true` (anyone), `"invite"` or `{"for": "<registered name>"}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(untagged))]
 pub enum OpenSeat {
     Anyone(bool),
     Invite(InviteWord),
@@ -84,17 +83,19 @@ pub enum OpenSeat {
 }
 
 /// The word `"invite"`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub enum InviteWord {
-    #[serde(rename = "invite")]
+    #[cfg_attr(feature = "serde", serde(rename = "invite"))]
     Invite,
 }
 
 /// `{"for": "carol"}`: the seat waits for that registered player's key.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct ReservedFor {
-    #[serde(rename = "for")]
+    #[cfg_attr(feature = "serde", serde(rename = "for"))]
     pub player: String,
 }
 
@@ -113,19 +114,10 @@ impl SeatKind {
 }
 
 /// The stored and shown word for a seat's kind.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    ToSchema,
-    strum::IntoStaticStr,
-    strum::EnumString,
-)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, strum::IntoStaticStr, strum::EnumString)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[strum(serialize_all = "snake_case")]
 pub enum SeatKindWord {
     Human,
@@ -159,20 +151,11 @@ impl TryFrom<String> for SeatKindWord {
 
 /// Where a game is in its life.
 #[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Hash,
-    Serialize,
-    Deserialize,
-    ToSchema,
-    strum::IntoStaticStr,
-    strum::EnumString,
-    strum::Display,
+    Clone, Copy, Debug, PartialEq, Eq, Hash, strum::IntoStaticStr, strum::EnumString, strum::Display,
 )]
-#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[strum(serialize_all = "snake_case")]
 pub enum GameStatus {
     /// Seats are open or the game was created with `"start": false`.
@@ -198,9 +181,11 @@ impl TryFrom<String> for GameStatus {
 
 /// Why a game ended. Games name their own reasons (`five_in_row`, `score`, `out_of_cards` …);
 /// `resign`, `draw` and `aborted` are shared.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(transparent)]
-#[schema(value_type = String, example = "five_in_row")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "serde", serde(transparent))]
+#[cfg_attr(feature = "openapi", schema(value_type = String, example = "five_in_row"))]
 pub struct EndReason(pub std::borrow::Cow<'static, str>);
 
 impl EndReason {
@@ -218,8 +203,10 @@ impl EndReason {
 }
 
 /// The result of a finished game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[schema(example = json!({"winners": [0], "reason": "five_in_row", "summary": "black wins with five in a row"}))]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"winners": [0], "reason": "five_in_row", "summary": "black wins with five in a row"})))]
 pub struct GameResult {
     /// Winning seats; empty for a draw.
     pub winners: Vec<usize>,
@@ -274,27 +261,29 @@ pub struct AiChoice<M> {
 /// What an AI says about its move, in one vocabulary for every game; each engine fills the
 /// fields it has (a search by nodes has `nodes` and `depth`, one by playouts `playouts` and
 /// `win_rate`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, ToSchema)]
-#[schema(example = json!({"level": "hard", "principal_variation": ["h8", "i9", "j10"], "score": 120, "nodes": 48211, "depth": 9, "elapsed_ms": 498, "candidates": []}))]
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"level": "hard", "principal_variation": ["h8", "i9", "j10"], "score": 120, "nodes": 48211, "depth": 9, "elapsed_ms": 498, "candidates": []})))]
 pub struct AiAnalysis {
     pub level: AiLevel,
     /// The expected line, starting with the chosen move, in the game's notation.
     pub principal_variation: Vec<String>,
     /// The search's evaluation from the mover's side (higher is better; a forced win in `n`
     /// plies is `1000000 - n`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub score: Option<i64>,
     /// The chance that the mover wins, 0 to 1, as the search sees it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub win_rate: Option<f64>,
     /// Positions searched.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub nodes: Option<u64>,
     /// Simulated games (playouts or determinised games).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub playouts: Option<u64>,
     /// Plies searched.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub depth: Option<u32>,
     /// Time the AI thought, in milliseconds.
     pub elapsed_ms: u64,
@@ -303,13 +292,15 @@ pub struct AiAnalysis {
 }
 
 /// A move an AI weighed.
-#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
 pub struct AiCandidate {
     /// The move in the game's notation.
-    #[serde(rename = "move")]
+    #[cfg_attr(feature = "serde", serde(rename = "move"))]
     pub play: String,
     pub visits: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub win_rate: Option<f64>,
 }
 
@@ -327,6 +318,7 @@ pub struct AiBudget {
 /// A turn-based game as the framework sees it: pure state and functions, the way boardgame.io
 /// describes a game. The state is persisted with serde (it may hold hidden information, such as a
 /// deck order); what a client may see is [`TurnGame::view`], and nothing else leaves the server.
+#[cfg(feature = "turn")]
 pub trait TurnGame: Clone + Serialize + DeserializeOwned + Send + Sync + 'static {
     /// The path segment and `game` field: `"gomoku"`, `"go"`, `"uno"`.
     const NAME: &'static str;
@@ -495,6 +487,7 @@ pub trait TurnGame: Clone + Serialize + DeserializeOwned + Send + Sync + 'static
 }
 
 /// A game's example of play ([`TurnGame::example`]): a known start and its first two moves.
+#[cfg(feature = "turn")]
 #[derive(Clone, Debug, PartialEq)]
 pub struct Example {
     /// A create body with two human seats, after which the game is under way with seat 0 to
@@ -508,6 +501,7 @@ pub struct Example {
 }
 
 /// A report a game offers at `GET /v1/{game}/games/{id}/{name}`.
+#[cfg(feature = "turn")]
 pub struct ReportSpec {
     pub name: &'static str,
     pub summary: &'static str,
@@ -527,6 +521,7 @@ pub struct ReportSpec {
 }
 
 /// A query parameter of a report.
+#[cfg(feature = "turn")]
 pub struct ReportParam {
     pub name: &'static str,
     pub description: &'static str,
@@ -537,9 +532,11 @@ pub struct ReportParam {
 }
 
 /// Query parameters of a report, by name.
+#[cfg(feature = "turn")]
 pub type ReportQuery = std::collections::BTreeMap<String, String>;
 
 /// A rendered report.
+#[cfg(feature = "turn")]
 #[derive(Clone, Debug)]
 pub enum Report {
     Json(Value),
@@ -548,6 +545,7 @@ pub enum Report {
 
 /// The component name and schema of a `ToSchema` type, for [`ReportSpec::schema`], then the
 /// schemas it refers to (which the document must hold too).
+#[cfg(feature = "turn")]
 pub fn schema_of<T: ToSchema>() -> Vec<(
     String,
     utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,

@@ -7,7 +7,9 @@ use crate::takeback::{Takeback, TakebackProposal};
 use crate::{EndReason, GameResult};
 use std::fmt;
 
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "openapi")]
 use utoipa::ToSchema;
 
 use super::board::{Board, Color, Illegal, Pt};
@@ -16,6 +18,7 @@ use super::score::{self, Captures, Position, ScoreReport, Scoring};
 use super::vertex::{GoPlay, Vertex};
 
 /// Serde's view of the board's colour: `"black"` / `"white"`.
+#[cfg(feature = "serde")]
 #[derive(Serialize, Deserialize)]
 #[serde(remote = "Color", rename_all = "lowercase")]
 enum ColorDef {
@@ -49,8 +52,9 @@ pub fn color_of_seat(seat: usize) -> Option<Color> {
 }
 
 /// Rule options given at creation.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(default))]
 pub struct GoOptions {
     /// Board size, 5..=25.
     pub size: usize,
@@ -156,14 +160,22 @@ pub enum GoError {
 }
 
 /// Stones placed before the first move (handicap, or an SGF record's `AB`/`AW`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[schema(as = GoSetup)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = GoSetup))]
 pub struct Setup {
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[schema(value_type = Vec<String>, example = json!(["D4", "Q16"]))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<String>, example = json!(["D4", "Q16"])))]
     pub black: Vec<Vertex>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[schema(value_type = Vec<String>)]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<String>))]
     pub white: Vec<Vertex>,
 }
 
@@ -182,8 +194,10 @@ pub struct Turn {
 }
 
 /// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum GoEndReason {
     Resign,
     Score,
@@ -192,18 +206,20 @@ pub enum GoEndReason {
 }
 
 /// The result of a finished game.
-#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
 pub struct GoResult {
     /// `"black"` or `"white"`; `null` for a draw (a count that ends level).
-    #[serde(serialize_with = "opt_color_name")]
-    #[schema(value_type = Option<String>, example = "black")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "opt_color_name"))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, example = "black"))]
     pub winner: Option<Color>,
     pub reason: GoEndReason,
     /// `"B+3.5"`, `"W+0.5"`, `"Draw"`, or `"B+R"` / `"W+R"` after a resignation.
-    #[schema(example = "B+3.5")]
+    #[cfg_attr(feature = "openapi", schema(example = "B+3.5"))]
     pub summary: String,
     /// The count that decided a game ended by two passes (no stones marked dead, as in the seed).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub score: Option<ScoreReport>,
 }
 
@@ -225,21 +241,24 @@ impl GoResult {
     }
 }
 
+#[cfg(feature = "serde")]
 fn opt_color_name<S: serde::Serializer>(c: &Option<Color>, s: S) -> Result<S::Ok, S::Error> {
     c.map(color_name).serialize(s)
 }
 
 /// What a change did, for the response's `events` and the event stream.
-#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "serde", serde(tag = "type", rename_all = "snake_case"))]
 pub enum GoEvent {
     Stone {
         seat: usize,
         color: &'static str,
-        #[schema(value_type = String, example = "D4")]
+        #[cfg_attr(feature = "openapi", schema(value_type = String, example = "D4"))]
         at: Vertex,
         /// The stones this move took off the board.
-        #[schema(value_type = Vec<String>)]
+        #[cfg_attr(feature = "openapi", schema(value_type = Vec<String>))]
         captured: Vec<Vertex>,
     },
     Pass {
@@ -252,12 +271,12 @@ pub enum GoEvent {
     },
     /// Moves taken back, the last one first.
     Undo {
-        #[schema(value_type = Vec<String>)]
+        #[cfg_attr(feature = "openapi", schema(value_type = Vec<String>))]
         taken_back: Vec<GoPlay>,
     },
     /// Moves replayed, in order.
     Redo {
-        #[schema(value_type = Vec<String>)]
+        #[cfg_attr(feature = "openapi", schema(value_type = Vec<String>))]
         replayed: Vec<GoPlay>,
     },
     /// A seat asked to take back (or replay); the other seat accepts by asking the same.
@@ -275,7 +294,9 @@ pub enum GoEvent {
 }
 
 /// The public state, as API.md gives it.
-#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
 pub struct GoView {
     pub size: usize,
     pub komi: f64,
@@ -284,16 +305,16 @@ pub struct GoView {
     /// Rows, top row first: `"X"` black, `"O"` white, `"."` empty.
     pub board: Vec<String>,
     /// The colour to move (the colour that would move, once the game is over).
-    #[schema(example = "black")]
+    #[cfg_attr(feature = "openapi", schema(example = "black"))]
     pub next: &'static str,
     pub captures: Captures,
     /// The point the side to move may not retake at once.
-    #[schema(value_type = Option<String>, example = "D4")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, example = "D4"))]
     pub ko: Option<Vertex>,
     /// Every move so far, in order: points, `"pass"`.
-    #[schema(value_type = Vec<String>, example = json!(["D4", "Q16", "pass"]))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<String>, example = json!(["D4", "Q16", "pass"])))]
     pub moves: Vec<GoPlay>,
-    #[serde(skip_serializing_if = "Setup::is_empty")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Setup::is_empty"))]
     pub setup: Setup,
     pub consecutive_passes: usize,
     pub can_undo: bool,
@@ -304,6 +325,7 @@ pub struct GoView {
 
 /// What is persisted: small, and enough to rebuild everything else. The moves are named as the
 /// answers name them (`"D4"`, `"pass"`); their colours alternate from `first`.
+#[cfg(feature = "serde")]
 #[derive(Serialize, Deserialize)]
 struct StoredGame {
     options: GoOptions,
@@ -320,12 +342,14 @@ struct StoredGame {
 }
 
 /// Who resigned (a newtype so that the colour keeps serde's remote derive).
+#[cfg(feature = "serde")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 struct Resigned(#[serde(with = "ColorDef")] Color);
 
 /// A game of Go. Serializes as its [`StoredGame`] record; deserializing replays it.
-#[derive(Clone, Deserialize)]
-#[serde(try_from = "StoredGame")]
+#[derive(Clone)]
+#[cfg_attr(feature = "serde", derive(Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "StoredGame"))]
 pub struct Go {
     options: GoOptions,
     setup: Setup,
@@ -340,6 +364,7 @@ pub struct Go {
     history: Positions,
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for Go {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         StoredGame {
@@ -354,6 +379,7 @@ impl Serialize for Go {
     }
 }
 
+#[cfg(feature = "serde")]
 impl TryFrom<StoredGame> for Go {
     type Error = String;
 

@@ -8,6 +8,7 @@ pub mod game;
 mod positions;
 pub mod score;
 pub mod sgf;
+#[cfg(feature = "turn")]
 pub mod turn;
 pub mod vertex;
 
@@ -20,5 +21,6 @@ pub use game::{
 };
 pub use score::{Captures, ScoreReport, Scoring, SideScore};
 pub use sgf::{SgfError, SgfMeta};
+#[cfg(feature = "turn")]
 pub use turn::{GoCreate, GoGame, GoMove, GoScore};
 pub use vertex::{GoPlay, Vertex, VertexError};

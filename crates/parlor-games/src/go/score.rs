@@ -8,15 +8,19 @@
 
 use std::fmt;
 
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "openapi")]
 use utoipa::ToSchema;
 
 use super::board::Color;
 
 /// How the totals are formed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-#[schema(as = GoScoring)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+#[cfg_attr(feature = "openapi", schema(as = GoScoring))]
 pub enum Scoring {
     /// Territory plus prisoners (Japanese style); white adds komi.
     #[default]
@@ -35,8 +39,10 @@ impl fmt::Display for Scoring {
 }
 
 /// Stones each colour has taken (`black`: white stones captured by black).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[schema(as = GoCaptures)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = GoCaptures))]
 pub struct Captures {
     pub black: u32,
     pub white: u32,
@@ -68,8 +74,10 @@ pub struct Position {
 }
 
 /// One colour's count.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, ToSchema)]
-#[schema(as = GoSideScore)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = GoSideScore))]
 pub struct SideScore {
     /// Empty points owned, shared regions counting half.
     pub territory: f64,
@@ -82,8 +90,10 @@ pub struct SideScore {
 }
 
 /// The answer of `GET …/score`.
-#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
-#[schema(as = GoScoreReport)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = GoScoreReport))]
 pub struct ScoreReport {
     pub method: Scoring,
     pub komi: f64,

@@ -5,6 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::LazyLock;
 
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Why text that starts with something other than a column letter is not a vertex.
@@ -121,12 +122,14 @@ impl fmt::Display for Vertex {
     }
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for Vertex {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.name())
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> Deserialize<'de> for Vertex {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let text = String::deserialize(d)?;
@@ -180,12 +183,14 @@ impl fmt::Display for GoPlay {
     }
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for GoPlay {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.name())
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> Deserialize<'de> for GoPlay {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let text = String::deserialize(d)?;
@@ -279,6 +284,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "serde")]
     fn serde_uses_the_notation() {
         let v: Vertex = "C3".parse().unwrap();
         assert_eq!(serde_json::to_string(&v).unwrap(), "\"C3\"");

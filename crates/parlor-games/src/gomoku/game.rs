@@ -1,5 +1,6 @@
 //! The game record: board, move list, turn and outcome.
 
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::point::Point;
@@ -19,7 +20,8 @@ pub enum GomokuError {
 }
 
 /// How a finished game ended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Outcome {
     /// `None` for a draw (a full board).
     pub winner: Option<Stone>,
@@ -213,6 +215,7 @@ impl Gomoku {
     }
 }
 
+#[cfg(feature = "serde")]
 #[derive(Serialize)]
 struct GomokuRecordRef<'a> {
     size: u8,
@@ -220,6 +223,7 @@ struct GomokuRecordRef<'a> {
     moves: &'a [Point],
 }
 
+#[cfg(feature = "serde")]
 #[derive(Deserialize)]
 struct GomokuRecord {
     #[serde(default = "default_size")]
@@ -230,10 +234,12 @@ struct GomokuRecord {
     moves: Vec<Point>,
 }
 
+#[cfg(feature = "serde")]
 fn default_size() -> u8 {
     Gomoku::DEFAULT_SIZE
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for Gomoku {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         GomokuRecordRef {
@@ -245,6 +251,7 @@ impl Serialize for Gomoku {
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> Deserialize<'de> for Gomoku {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let record = GomokuRecord::deserialize(deserializer)?;
@@ -499,6 +506,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "serde")]
     fn serde_round_trip_replays_moves() {
         let game = game_from(15, Rule::Standard, "h8 h9 i8 j10");
         let json = serde_json::to_string(&game).unwrap();
@@ -517,6 +525,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "serde")]
     fn serde_rejects_inconsistent_records() {
         for (json, needle) in [
             (

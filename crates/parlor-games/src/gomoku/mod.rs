@@ -5,11 +5,13 @@ pub mod ai;
 mod game;
 mod point;
 mod rule;
+#[cfg(feature = "turn")]
 mod turn;
 
 pub use game::{Gomoku, GomokuError, Outcome};
 pub use point::{NotationError, Point};
 pub use rule::{Rule, Stone};
+#[cfg(feature = "turn")]
 pub use turn::{
     Color, GomokuEvent, GomokuGame, GomokuMove, GomokuOptions, GomokuPlay, GomokuView, FIVE_IN_ROW,
 };

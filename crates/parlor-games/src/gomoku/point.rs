@@ -4,6 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// One intersection. `col` 0 is column `a` (left), `row` 0 is row `1` (bottom).
@@ -108,12 +109,14 @@ impl fmt::Display for Point {
     }
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for Point {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> Deserialize<'de> for Point {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = String::deserialize(deserializer)?;
@@ -187,6 +190,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "serde")]
     fn serializes_as_a_string() {
         let p = Point::new(7, 7);
         assert_eq!(serde_json::to_string(&p).unwrap(), "\"h8\"");

@@ -1,13 +1,14 @@
 //! The winning rule and the two colours.
 
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 /// Which lines win.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema,
-)]
-#[serde(rename_all = "snake_case")]
-#[schema(as = GomokuRule)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "openapi", schema(as = GomokuRule))]
 pub enum Rule {
     /// Five or more in a row wins (seed 001's check).
     #[default]
@@ -27,8 +28,9 @@ impl Rule {
 }
 
 /// A stone colour. Black is seat 0 and moves first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Stone {
     Black,
     White,
@@ -72,6 +74,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "serde")]
     fn serde_names() {
         assert_eq!(
             serde_json::to_string(&Rule::Standard).unwrap(),

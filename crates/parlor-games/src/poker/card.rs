@@ -6,7 +6,9 @@
 use std::fmt;
 use std::str::FromStr;
 
+#[cfg(feature = "serde")]
 use serde::de::{self, Visitor};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Cards in a hand.
@@ -272,6 +274,7 @@ impl FromStr for Card {
 }
 
 /// In the API a card is its code, a string (what [`Card::from_str`] reads).
+#[cfg(feature = "openapi")]
 impl utoipa::PartialSchema for Card {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
         utoipa::openapi::schema::ObjectBuilder::new()
@@ -286,18 +289,21 @@ impl utoipa::PartialSchema for Card {
     }
 }
 
+#[cfg(feature = "openapi")]
 impl utoipa::ToSchema for Card {
     fn name() -> std::borrow::Cow<'static, str> {
         std::borrow::Cow::Borrowed("PokerCard")
     }
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for Card {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> Deserialize<'de> for Card {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Card, D::Error> {
         struct CodeVisitor;
@@ -398,6 +404,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "serde")]
     fn serde_uses_the_code() {
         let hand = [
             Card::new(Rank::Ten, Suit::Spades),

@@ -1,6 +1,7 @@
 //! Comparing hands: one-deck validation, ranking by strength, and the showdown the deal and
 //! compare routes answer with.
 
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 use super::card::{Card, HAND_SIZE, JOKERS_IN_DECK, REAL_CARDS};
@@ -44,15 +45,19 @@ pub fn ranking(strengths: &[u32]) -> Vec<Vec<usize>> {
 }
 
 /// One seat's hand explained.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SeatEval {
     pub seat: usize,
-    #[serde(flatten)]
+    #[cfg_attr(feature = "serde", serde(flatten))]
     pub eval: Eval,
 }
 
 /// Every hand explained, with the ranking and the winners (`ranking[0]`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Showdown {
     pub hands: Vec<SeatEval>,
     pub ranking: Vec<Vec<usize>>,
@@ -176,11 +181,14 @@ mod tests {
         ];
         assert_eq!(compare(&high_cards).unwrap().winners, vec![0]);
 
-        let json = serde_json::to_value(&result).unwrap();
-        assert_eq!(json["hands"][0]["seat"], 0);
-        assert_eq!(json["hands"][0]["category"], "straight");
-        assert_eq!(json["hands"][0]["best"][0], "K*");
-        assert_eq!(json["winners"], serde_json::json!([0, 1]));
+        #[cfg(feature = "serde")]
+        {
+            let json = serde_json::to_value(&result).unwrap();
+            assert_eq!(json["hands"][0]["seat"], 0);
+            assert_eq!(json["hands"][0]["category"], "straight");
+            assert_eq!(json["hands"][0]["best"][0], "K*");
+            assert_eq!(json["winners"], serde_json::json!([0, 1]));
+        }
     }
 
     #[test]

@@ -14,9 +14,12 @@
 use rand::seq::SliceRandom;
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::{ChaCha20Rng, ChaCha8Rng};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
-use super::card::{full_deck, Card, DECK_SIZE, HAND_SIZE, JOKERS_IN_DECK, REAL_CARDS};
+use super::card::{full_deck, Card, DECK_SIZE, HAND_SIZE};
+#[cfg(feature = "serde")]
+use super::card::{JOKERS_IN_DECK, REAL_CARDS};
 use super::compare::{MAX_PLAYERS, MIN_PLAYERS};
 use super::error::PokerError;
 
@@ -75,12 +78,14 @@ impl std::fmt::Debug for SecretKey {
     }
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for SecretKey {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&hex::encode(self.0))
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> Deserialize<'de> for SecretKey {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let text = String::deserialize(d)?;
@@ -120,8 +125,9 @@ impl Source {
 ///   and draws the top card: like the seed's random pick, it yields any remaining card (the
 ///   returned one included) with equal chance, so re-selecting usually gives a different card.
 /// - [`shuffle`](Deck::shuffle) gathers every card and shuffles anew.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "DeckState", into = "DeckState")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "DeckState", into = "DeckState"))]
 pub struct Deck {
     source: Source,
     /// The ChaCha8 stream the next random operation uses.
@@ -247,6 +253,7 @@ impl Deck {
 /// deck with a card twice or missing. A seeded deck is stored as every release stored decks
 /// (`seed`, no `key`), so a deck written before random decks had keys loads as a seeded one: its
 /// seed was shown then, and stays public.
+#[cfg(feature = "serde")]
 #[derive(Serialize, Deserialize)]
 struct DeckState {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -258,6 +265,7 @@ struct DeckState {
     drawn: Vec<Card>,
 }
 
+#[cfg(feature = "serde")]
 impl From<Deck> for DeckState {
     fn from(deck: Deck) -> DeckState {
         let (seed, key) = match deck.source {
@@ -274,6 +282,7 @@ impl From<Deck> for DeckState {
     }
 }
 
+#[cfg(feature = "serde")]
 impl TryFrom<DeckState> for Deck {
     type Error = String;
 
@@ -308,6 +317,7 @@ mod tests {
     use super::*;
     use crate::poker::compare::validate_one_deck;
     use proptest::prelude::*;
+    #[cfg(feature = "serde")]
     use serde_json::json;
 
     fn assert_whole_deck(deck: &Deck) {
@@ -448,6 +458,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "serde")]
     fn serde_round_trip_and_corrupt_states_are_rejected() {
         let mut deck = Deck::new(77);
         deck.draw(4).unwrap();
@@ -469,6 +480,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "serde")]
     fn random_decks_have_no_seed_and_keep_their_key_to_themselves() {
         let mut a = Deck::random();
         let b = Deck::random();
@@ -512,6 +524,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "serde")]
     fn a_deck_stored_by_the_previous_release_loads_as_a_seeded_deck() {
         // The previous release's JSON for a deck of seed 7 with two cards drawn.
         let order = shuffled_deck(7);
@@ -568,6 +581,13 @@ mod tests {
         }
     }
 
+    /// `deck` stored and loaded again; as it is without serde, which stores decks.
+    fn reloaded(deck: Deck) -> Deck {
+        #[cfg(feature = "serde")]
+        let deck = serde_json::from_str(&serde_json::to_string(&deck).unwrap()).unwrap();
+        deck
+    }
+
     proptest! {
         #[test]
         fn any_session_keeps_the_deck_whole_and_replays_identically(
@@ -580,7 +600,7 @@ mod tests {
             for (i, op) in ops.iter().enumerate() {
                 if i == save_at {
                     // Stored and loaded mid-session: nothing changes.
-                    replay = serde_json::from_str(&serde_json::to_string(&replay).unwrap()).unwrap();
+                    replay = reloaded(replay);
                 }
                 let before = deck.remaining() + deck.drawn().len();
                 prop_assert_eq!(apply(&mut deck, op), apply(&mut replay, op));

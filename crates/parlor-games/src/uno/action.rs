@@ -1,14 +1,17 @@
 //! What seats do, what the table sees happen, and why an action is refused.
 
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "openapi")]
 use utoipa::ToSchema;
 
 use super::card::{Card, Color};
 use super::game::Direction;
 
 /// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "reason", rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", serde(tag = "reason", rename_all = "snake_case"))]
 pub enum Outcome {
     /// `winner` emptied its hand; `points` are the official points left in the other hands.
     OutOfCards {
@@ -19,14 +22,22 @@ pub enum Outcome {
 }
 
 /// One thing a seat does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
-#[schema(as = UnoMove, example = json!({"action": "play", "card": "W4", "color": "blue"}))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(
+    feature = "serde",
+    serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)
+)]
+#[cfg_attr(feature = "openapi", schema(as = UnoMove, example = json!({"action": "play", "card": "W4", "color": "blue"})))]
 pub enum UnoAction {
     /// Play a card from the hand; a wild needs `color`, any other card must not have one.
     Play {
         card: Card,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(
+            feature = "serde",
+            serde(default, skip_serializing_if = "Option::is_none")
+        )]
         color: Option<Color>,
     },
     /// Take one card (or the pending +2 total) and end the turn.
@@ -38,8 +49,10 @@ pub enum UnoAction {
 }
 
 /// What happened, as the whole table may see it: a draw says how many cards, never which.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "serde", serde(tag = "type", rename_all = "snake_case"))]
 pub enum UnoEvent {
     Dealt {
         seats: usize,

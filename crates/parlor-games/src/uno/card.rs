@@ -4,17 +4,21 @@
 use std::fmt;
 use std::str::FromStr;
 
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+#[cfg(feature = "openapi")]
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+#[cfg(feature = "openapi")]
 use utoipa::openapi::RefOr;
+#[cfg(feature = "openapi")]
 use utoipa::{PartialSchema, ToSchema};
 
 /// The four colours. A wild has none until its player names one.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, ToSchema,
-)]
-#[serde(rename_all = "lowercase")]
-#[schema(as = UnoColor)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+#[cfg_attr(feature = "openapi", schema(as = UnoColor))]
 pub enum Color {
     Red,
     Yellow,
@@ -203,6 +207,7 @@ impl Card {
 }
 
 /// In the API a card is its code, a string.
+#[cfg(feature = "openapi")]
 impl PartialSchema for Card {
     fn schema() -> RefOr<Schema> {
         ObjectBuilder::new()
@@ -217,6 +222,7 @@ impl PartialSchema for Card {
     }
 }
 
+#[cfg(feature = "openapi")]
 impl ToSchema for Card {
     fn name() -> std::borrow::Cow<'static, str> {
         std::borrow::Cow::Borrowed("UnoCard")
@@ -311,12 +317,14 @@ impl fmt::Display for Card {
     }
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for Card {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> Deserialize<'de> for Card {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let code = String::deserialize(d)?;
@@ -415,6 +423,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "serde")]
     fn serde_uses_codes_and_lowercase_colours() {
         let card: Card = serde_json::from_str("\"yd2\"").unwrap();
         assert_eq!(serde_json::to_string(&card).unwrap(), "\"YD2\"");

@@ -3,6 +3,7 @@
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::action::UnoError;
@@ -21,6 +22,8 @@ pub enum DeckSource {
 /// exactly as the original would have.
 #[derive(Clone, Debug)]
 pub(super) struct DeckRng {
+    /// Only a stored game reads it (with the generator's position).
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
     seed: u64,
     pub(super) rng: ChaCha8Rng,
 }
@@ -34,12 +37,14 @@ impl DeckRng {
     }
 }
 
+#[cfg(feature = "serde")]
 #[derive(Serialize, Deserialize)]
 struct StoredRng {
     seed: u64,
     word_pos: u64,
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for DeckRng {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         StoredRng {
@@ -51,6 +56,7 @@ impl Serialize for DeckRng {
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> Deserialize<'de> for DeckRng {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let stored = StoredRng::deserialize(d)?;

@@ -15,7 +15,9 @@
 use std::collections::VecDeque;
 
 use rand::seq::SliceRandom;
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "openapi")]
 use utoipa::ToSchema;
 
 use super::action::{Outcome, UnoAction, UnoError, UnoEvent};
@@ -38,9 +40,11 @@ const LOG_LEN: usize = 24;
 const SHOUTS_KEPT: usize = 64;
 
 /// The way play passes. `Clockwise` goes to the next higher seat number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-#[schema(as = UnoDirection)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+#[cfg_attr(feature = "openapi", schema(as = UnoDirection))]
 pub enum Direction {
     Clockwise,
     Counterclockwise,
@@ -56,7 +60,8 @@ impl Direction {
 }
 
 /// A card on the discard pile with the colour it set: its own, or the one named for a wild.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Played {
     pub card: Card,
     pub color: Color,
@@ -72,7 +77,8 @@ impl Played {
 
 /// The chance to jump in on the card just played (seed 002's "抢牌"). It remembers how the
 /// table stood before that card, because a jump-in cancels the card's effect.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct JumpWindow {
     /// The card on top; only an identical card may jump in.
     pub card: Card,
@@ -83,8 +89,9 @@ pub struct JumpWindow {
 }
 
 /// Where a game is in its life.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "status", rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "status", rename_all = "snake_case"))]
 pub enum Status {
     /// A room: seats may still be filled; nothing is dealt.
     Waiting,
@@ -97,7 +104,8 @@ pub enum Status {
 }
 
 /// A seat's message to another (seed 002's "喊话").
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Shout {
     pub from: usize,
     pub to: usize,
@@ -106,7 +114,8 @@ pub struct Shout {
 
 /// A whole UNO table: hands, deck order and all. Persist it whole; show clients only
 /// [`Uno::public_view`] and [`Uno::seat_view`].
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Uno {
     rules: Rules,
     seats: usize,
@@ -128,11 +137,11 @@ pub struct Uno {
     shouted: Vec<bool>,
     /// Public inference per seat: what it lacked when it last drew by choice, and how many of
     /// its cards came since (see [`Lacks`]). Empty in states saved before it existed.
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     lacks: Vec<Lacks>,
     /// Public record: what each seat played since it last took a card (see [`RecentPlays`]).
     /// Empty in states saved before it existed.
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     recent: RecentPlays,
     shouts: VecDeque<Shout>,
     log: VecDeque<UnoEvent>,

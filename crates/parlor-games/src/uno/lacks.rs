@@ -6,6 +6,7 @@
 //! draw's card, penalties, later draws) may be anything, so the fact covers only the cards it
 //! held then, and the table counts how many of its cards may have come since.
 
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 use super::card::{Card, Color, Symbol};
@@ -29,7 +30,8 @@ fn symbol_bit(symbol: Symbol) -> u32 {
 const WILD_BITS: u32 = (1 << (4 + 13)) | (1 << (4 + 14));
 
 /// One seat's publicly inferred gaps.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Lacks {
     /// Kinds of card (colour bits, symbol bits) the seat's older cards hold none of.
     kinds: u32,

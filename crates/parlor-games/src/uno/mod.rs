@@ -10,12 +10,13 @@ mod game;
 mod lacks;
 mod options;
 mod recent;
+#[cfg(feature = "turn")]
 mod turn;
 mod view;
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
+#[cfg(all(test, feature = "turn"))]
 mod twins;
 
 pub use action::{Outcome, UnoAction, UnoError, UnoEvent};
@@ -28,6 +29,7 @@ pub use game::{
 pub use lacks::Lacks;
 pub use options::Rules;
 pub use recent::{RecentPlay, RecentPlays, TableSeen};
+#[cfg(feature = "turn")]
 pub use turn::{UnoGame, UnoOptions, OUT_OF_CARDS};
 pub use view::{
     CardFace, DeckOrigin, HandCard, HandCount, JumpWindowView, Message, ShoutSeen, UnoView,

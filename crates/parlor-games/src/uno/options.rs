@@ -1,16 +1,20 @@
 //! The table's rule options (RULES.md "UNO"); every one defaults to seed 000's plain game.
 
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "openapi")]
 use utoipa::ToSchema;
 
 /// Variants a game is created with.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(default, deny_unknown_fields)]
-#[schema(as = UnoRules)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
+#[cfg_attr(feature = "openapi", schema(as = UnoRules))]
 pub struct Rules {
     /// Seed 000's hand cap (it used 14): a seat holding this many cards draws nothing, and the
     /// log says so. `None`: no cap.
-    #[schema(minimum = 7, maximum = 255, example = 14)]
+    #[cfg_attr(feature = "openapi", schema(minimum = 7, maximum = 255, example = 14))]
     pub max_hand: Option<u8>,
     /// After a voluntary draw the turn waits for the drawing seat to play the drawn card (if it
     /// fits) or to pass, whatever the card: the table never learns whether it fits.
@@ -49,6 +53,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[cfg(feature = "serde")]
     fn defaults_and_unknown_fields() {
         let rules: Rules = serde_json::from_str("{}").unwrap();
         assert_eq!(rules, Rules::default());

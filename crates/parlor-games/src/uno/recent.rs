@@ -5,6 +5,7 @@
 //! `easy` bot) would have made them from that hand. All of it is public: the cards were played
 //! face up and the table (top card, colour, hand sizes) is shown to everyone.
 
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 use super::card::{Card, Color};
@@ -12,7 +13,8 @@ use super::game::Played;
 
 /// The table as it stood when a seat played in turn, with no penalty pending and no card just
 /// drawn: the plain case, where the seat chose among every card matching the top.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct TableSeen {
     pub top: Card,
     /// The colour in play.
@@ -34,7 +36,8 @@ impl TableSeen {
 }
 
 /// One card a seat played since it last took a card.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct RecentPlay {
     pub seat: u8,
     pub card: Card,
@@ -46,7 +49,8 @@ pub struct RecentPlay {
 }
 
 /// The plays of every seat since each last took a card, oldest first.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct RecentPlays(Vec<RecentPlay>);
 
 impl RecentPlays {

@@ -1,7 +1,9 @@
 //! What a client may see: the public table (seed 002's room info) and one seat's private part.
 //! Nothing else about the state leaves the server; the tests serialize every view and check it.
 
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "openapi")]
 use utoipa::ToSchema;
 
 use super::action::UnoEvent;
@@ -15,22 +17,28 @@ const RECENT: usize = 5;
 const SHOUTS_SHOWN: usize = 10;
 
 /// A face-up card with the colour it set (a wild's named colour).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
-#[schema(as = UnoCardFace)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = UnoCardFace))]
 pub struct CardFace {
     pub code: Card,
     pub color: Color,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
-#[schema(as = UnoHandCount)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = UnoHandCount))]
 pub struct HandCount {
     pub seat: usize,
     pub count: usize,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
-#[schema(as = UnoJumpWindow)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = UnoJumpWindow))]
 pub struct JumpWindowView {
     /// The card an identical one may jump in on.
     pub card: Card,
@@ -39,23 +47,29 @@ pub struct JumpWindowView {
 }
 
 /// That a shout happened; the text is the recipient's alone.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
-#[schema(as = UnoShoutSeen)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = UnoShoutSeen))]
 pub struct ShoutSeen {
     pub from: usize,
     pub to: usize,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
-#[schema(as = UnoHandCard)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = UnoHandCard))]
 pub struct HandCard {
     pub code: Card,
     /// The seat may play this card now, in turn (seed 000 shows these bright).
     pub playable: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
-#[schema(as = UnoMessage)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = UnoMessage))]
 pub struct Message {
     pub from: usize,
     pub text: String,
@@ -64,8 +78,10 @@ pub struct Message {
 /// Where the deck order came from: `random` (the server shuffled it; nobody knows it),
 /// `seeded` (shuffled from the creator's `seed`) or `fixed` (the creator's `deck`). With `seeded`
 /// or `fixed` the creator knows every hand; such a game never had a seat open to others.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum DeckOrigin {
     #[default]
     Random,
@@ -74,10 +90,12 @@ pub enum DeckOrigin {
 }
 
 /// The `state` of an UNO game as a spectator (`seat: None`) or one seat sees it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
 pub struct UnoView {
     /// `waiting`, `active`, `finished` or `aborted`.
-    #[schema(value_type = String, example = "active")]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, example = "active"))]
     pub status: &'static str,
     pub turn: Option<usize>,
     pub top: Option<CardFace>,
@@ -98,7 +116,7 @@ pub struct UnoView {
     pub pending_draw: u16,
     /// The seat to act drew by choice under `draw_then_play` and must play that card or pass; true whatever the card (only its own hand shows whether it fits).
     pub awaiting_pass: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub jump_window: Option<JumpWindowView>,
     pub shouts: Vec<ShoutSeen>,
     pub log: Vec<UnoEvent>,
@@ -107,15 +125,15 @@ pub struct UnoView {
     /// The winner's score: official points left in the other hands.
     pub points: Option<u32>,
     /// The seat this view belongs to.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub seat: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub hand: Option<Vec<HandCard>>,
     /// The seat holds the card identical to the one just played and may jump in.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub can_jump_in: Option<bool>,
     /// Shouts sent to this seat, oldest first.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub messages: Option<Vec<Message>>,
 }
 

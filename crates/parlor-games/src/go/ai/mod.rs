@@ -32,6 +32,7 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+#[cfg(feature = "serde")]
 use serde::{Serialize, Serializer};
 
 use super::board::{Board, Color, Pt, BLACK, EMPTY, WHITE};
@@ -105,7 +106,8 @@ pub struct GoAiMove {
 }
 
 /// What the search saw. Points are padded board indices (`Pt.0`); the caller names them.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
 pub struct Analysis {
     /// Estimated chance that the side to move wins (0.5 for `easy`, which does not estimate).
     pub win_rate: f32,
@@ -114,25 +116,28 @@ pub struct Analysis {
     /// Playouts the search started with, from a kept tree (0 for a fresh search).
     pub reused_playouts: u64,
     /// The expected line, starting with the chosen move; it stops at the first pass.
-    #[serde(serialize_with = "points")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "points"))]
     pub pv: Vec<Pt>,
     /// The most visited root moves, best first.
     pub candidates: Vec<Candidate>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
 pub struct Candidate {
     /// None is a pass.
-    #[serde(serialize_with = "point")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "point"))]
     pub play: Option<Pt>,
     pub visits: u32,
     pub win_rate: f32,
 }
 
+#[cfg(feature = "serde")]
 fn points<S: Serializer>(pts: &[Pt], s: S) -> Result<S::Ok, S::Error> {
     s.collect_seq(pts.iter().map(|p| p.0))
 }
 
+#[cfg(feature = "serde")]
 fn point<S: Serializer>(p: &Option<Pt>, s: S) -> Result<S::Ok, S::Error> {
     p.map(|p| p.0).serialize(s)
 }

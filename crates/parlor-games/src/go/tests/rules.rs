@@ -242,6 +242,7 @@ fn undo_against_an_ai_goes_back_to_the_humans_turn() {
 }
 
 #[test]
+#[cfg(feature = "serde")]
 fn the_view_follows_api_md() {
     let g = game(5, "B2 D4 pass");
     let json = serde_json::to_value(g.view()).unwrap();
@@ -277,8 +278,11 @@ fn options_are_checked() {
         ..options(25)
     };
     assert!(Go::new(opts).is_ok());
-    let parsed: GoOptions = serde_json::from_str(r#"{"size": 9}"#).unwrap();
-    assert_eq!(parsed, options(9));
+    #[cfg(feature = "serde")]
+    {
+        let parsed: GoOptions = serde_json::from_str(r#"{"size": 9}"#).unwrap();
+        assert_eq!(parsed, options(9));
+    }
 }
 
 #[test]
@@ -315,6 +319,7 @@ fn score_with_dead_stones_names_missing_stones() {
 }
 
 #[test]
+#[cfg(feature = "serde")]
 fn a_stored_game_loads_equal() {
     let mut g = double_ko(true);
     play_all(&mut g, "C1 H1 pass B1 E5 E6");

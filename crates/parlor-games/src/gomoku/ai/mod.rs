@@ -12,6 +12,7 @@ mod vct;
 use std::time::{Duration, Instant};
 
 use rand::Rng;
+#[cfg(feature = "serde")]
 use serde::Serialize;
 
 use super::{Gomoku, Point};
@@ -27,7 +28,8 @@ pub struct Decision {
 }
 
 /// What the AI reports about its thinking.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
 pub struct Analysis {
     pub level: AiLevel,
     /// From the mover's point of view. `easy`: the heuristic value of the chosen point. The
@@ -301,6 +303,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "serde")]
     fn analysis_serializes() {
         let d = decide(&short_vcf(), AiLevel::Hard, 100);
         let json = serde_json::to_value(&d.analysis).unwrap();

@@ -22,7 +22,9 @@ mod tests;
 use std::fmt;
 use std::str::FromStr;
 
+#[cfg(feature = "serde")]
 use serde::de::{self, Visitor};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::card::{Card, ParseCardError, ParseCardReason, Rank, Suit, HAND_SIZE};
@@ -81,12 +83,14 @@ impl FromStr for BestCard {
     }
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for BestCard {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> Deserialize<'de> for BestCard {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<BestCard, D::Error> {
         struct CodeVisitor;
@@ -108,15 +112,17 @@ impl<'de> Deserialize<'de> for BestCard {
 }
 
 /// A hand explained: what it is, how it is read, and its strength.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Eval {
     /// The cards as given.
-    #[schema(value_type = Vec<String>, example = json!(["KS", "JK", "KD", "7C", "7H"]))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<String>, example = json!(["KS", "JK", "KD", "7C", "7H"])))]
     pub cards: [Card; HAND_SIZE],
     pub category: Category,
     /// The best interpretation, in the order the tie rules compare its cards; the cards no rule
     /// reaches (kickers of a pair or two pair, the rest of a high card) follow, best first.
-    #[schema(value_type = Vec<String>, example = json!(["KS", "KD", "K*", "7H", "7C"]))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<String>, example = json!(["KS", "KD", "K*", "7H", "7C"])))]
     pub best: [BestCard; HAND_SIZE],
     /// Higher wins; equal strength is a tie (bit layout in `eval/layout.rs`).
     pub strength: u32,

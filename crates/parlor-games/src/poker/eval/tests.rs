@@ -279,6 +279,7 @@ fn jokers_complete_straights_flushes_and_more() {
 }
 
 #[test]
+#[cfg(feature = "serde")]
 fn eval_json_shape() {
     let json = serde_json::to_value(eval("9S TS JS QS JK")).unwrap();
     assert_eq!(

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+#[cfg(feature = "serde")]
 use serde::Serialize;
 
 use super::super::action::{Outcome, UnoAction, UnoEvent};
@@ -29,7 +30,8 @@ const CLOCK_EVERY: u64 = 8;
 const ROLLOUT_CAP: usize = 2_000;
 
 /// Everything one seat could know: its own hand and the public table.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
 pub struct InfoSet {
     pub seat: usize,
     pub rules: Rules,
@@ -198,7 +200,8 @@ pub struct Limits {
 }
 
 /// How one candidate fared.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
 pub struct Candidate {
     pub action: UnoAction,
     pub visits: u64,
@@ -206,7 +209,8 @@ pub struct Candidate {
 }
 
 /// The chosen move and the statistics behind it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
 pub struct Search {
     pub action: UnoAction,
     pub iterations: u64,

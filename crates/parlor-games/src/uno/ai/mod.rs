@@ -8,6 +8,7 @@ pub mod normal;
 
 use std::time::Instant;
 
+#[cfg(feature = "serde")]
 use serde::Serialize;
 
 use super::action::UnoAction;
@@ -19,18 +20,20 @@ pub use hard::{Candidate, InfoSet, Limits};
 pub const DEFAULT_MAX_ITERATIONS: u64 = 1_000_000;
 
 /// What an AI reports about its choice.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
 pub struct Analysis {
     pub level: AiLevel,
     /// Determinised games played (`hard`); 0 for the heuristics.
     pub iterations: u64,
     pub elapsed_ms: u64,
     /// `hard`: every candidate move with its visits and win rate.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
     pub candidates: Vec<Candidate>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
 pub struct Decision {
     pub action: UnoAction,
     pub analysis: Analysis,
