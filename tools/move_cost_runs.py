@@ -59,7 +59,9 @@ def mean_interval(xs):
 def one_run(parlor, client, url, seed, args):
     port = free_port()
     pin = lambda core: ["taskset", "-c", str(core)] if args.pin else []
-    server = subprocess.Popen(pin(0) + [parlor, "--port", str(port), "--database-url", url],
+    # The client makes hundreds of short games a run: no creation quota.
+    server = subprocess.Popen(pin(0) + [parlor, "--port", str(port), "--database-url", url,
+                                        "--create-rate-per-minute", "0"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
