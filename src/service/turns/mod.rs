@@ -236,6 +236,21 @@ async fn load_as_seat<G: TurnGame>(
 
 /// A table of AIs alone plays, and takes back, only on its owner's request: the token its create
 /// returned (`owner_token`), which the store keeps as seat 0's.
+/// Whether every seat is an AI: a table its owner drives with the create answer's `owner_token`.
+fn ai_only(kinds: &[SeatKind]) -> bool {
+    kinds.iter().all(|k| k.is_ai())
+}
+
+/// Whether the game is a table of AIs alone, once `token` is shown to be its owner's (401 without
+/// a token, 403 with another); `false` for any other table, which checks seats instead.
+fn driven_by_owner(record: &GameRecord, token: Option<&TokenHash>) -> ServiceResult<bool> {
+    if !ai_only(&seat_kinds(record)?) {
+        return Ok(false);
+    }
+    require_owner(record, token)?;
+    Ok(true)
+}
+
 fn require_owner(record: &GameRecord, token: Option<&TokenHash>) -> ServiceResult<()> {
     let Some(token) = token else {
         return Err(ServiceError::Unauthenticated(

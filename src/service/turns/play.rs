@@ -11,9 +11,9 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::{
-    ai_seed, check_if_match, ensure_active, game_of, is_rated, load, load_as_seat, load_record,
-    missing_token, rendered, require_owner, save, seat_kinds, seat_of, state_json, AiAllowance,
-    Change, CreatedGame, Loaded, Outcome, SeatInvite, SeatToken, DEFAULT_AI_TIME_MS,
+    ai_only, ai_seed, check_if_match, driven_by_owner, ensure_active, game_of, is_rated, load,
+    load_as_seat, load_record, missing_token, rendered, save, seat_kinds, seat_of, state_json,
+    AiAllowance, Change, CreatedGame, Loaded, Outcome, SeatInvite, SeatToken, DEFAULT_AI_TIME_MS,
     MAX_AI_TIME_MS,
 };
 use crate::games::{AiBudget, AiLevel, Seat, SeatKind, SeatKindWord, TurnGame};
@@ -98,7 +98,7 @@ pub async fn create<G: TurnGame>(
     let mut tokens = Vec::new();
     let mut invites = Vec::new();
     let mut seat_rows = Vec::new();
-    let owner = kinds.iter().all(|k| k.is_ai()).then(tokens::issue);
+    let owner = ai_only(&kinds).then(tokens::issue);
     for (seat, plan) in plans.iter().enumerate() {
         let invite_hash = if plan.reserved == Some(Reservation::Invite) {
             let (code, hash) = tokens::issue();
@@ -435,9 +435,7 @@ pub async fn ai_move<G: TurnGame>(
         return Err(ServiceError::IllegalMove("no seat is to act".into()));
     };
     let viewer = seat_of(svc, &loaded.record, token).await?;
-    if seat_kinds(&loaded.record)?.iter().all(|k| k.is_ai()) {
-        require_owner(&loaded.record, token)?;
-    }
+    driven_by_owner(&loaded.record, token)?;
     if is_rated(&*loaded.game, &loaded.record.seats) {
         rated_ai_move(seat, seat_kinds(&loaded.record)?[seat], viewer, &request)?;
     }
@@ -559,8 +557,7 @@ pub async fn take_back<G: TurnGame>(
 ) -> ServiceResult<Outcome<G>> {
     let mut loaded = load::<G>(svc, id).await?;
     let kinds = seat_kinds(&loaded.record)?;
-    let by = if kinds.iter().all(|k| k.is_ai()) {
-        require_owner(&loaded.record, token)?;
+    let by = if driven_by_owner(&loaded.record, token)? {
         loaded.game.turn().unwrap_or(0)
     } else {
         seat_of(svc, &loaded.record, token)

@@ -6,7 +6,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::{
-    check_if_match, ensure_active, load, load_as_seat, registration, rendered, require_owner,
+    check_if_match, driven_by_owner, ensure_active, load, load_as_seat, registration, rendered,
     require_seat, save, seat_kinds, AiAllowance, Change, Outcome,
 };
 use crate::games::{GameStatus, Seat, SeatKind, SeatKindWord, TurnGame};
@@ -258,8 +258,7 @@ pub async fn end<G: TurnGame>(
 ) -> ServiceResult<Outcome<G>> {
     let mut loaded = load::<G>(svc, id).await?;
     let kinds = seat_kinds(&loaded.record)?;
-    let seat = if kinds.iter().all(|k| k.is_ai()) {
-        require_owner(&loaded.record, token)?;
+    let seat = if driven_by_owner(&loaded.record, token)? {
         None
     } else {
         Some(require_seat(svc, &loaded.record, token).await?)
