@@ -186,7 +186,6 @@ impl Setup {
 }
 
 /// One entry of the move list: who played and what (a stone or a pass; a resignation is kept apart).
-/// Stored packed, three letters a move (see `stored_turn`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Turn {
     pub color: Color,
