@@ -122,7 +122,8 @@ impl Application {
     /// [`Application::build`] serving the turn-based games `R` lists.
     pub async fn build_with<R: Games>(config: Config) -> Result<Self, StartError> {
         // Settings first: a mistake in them should not wait for a database.
-        http::middleware::CorsPolicy::parse(&config.cors_origins).map_err(StartError::Config)?;
+        let cors = http::middleware::CorsPolicy::parse(&config.cors_origins)
+            .map_err(StartError::Config)?;
         let listener = Self::listen(&config)?;
         let database = store::describe(&config.database_url);
         tracing::info!(
@@ -133,7 +134,7 @@ impl Application {
         let store = store::connect(&config.database_url)
             .await
             .map_err(|source| StartError::Store { database, source })?;
-        Self::on_listener_with::<R>(config, listener, store)
+        Self::serve::<R>(config, cors, listener, store)
     }
 
     /// Starts on an already opened store (tests share one between two servers, for instance).
@@ -167,6 +168,17 @@ impl Application {
         listener: TcpListener,
         store: Arc<dyn GameStore>,
     ) -> Result<Self, StartError> {
+        let cors = http::middleware::CorsPolicy::parse(&config.cors_origins)
+            .map_err(StartError::Config)?;
+        Self::serve::<R>(config, cors, listener, store)
+    }
+
+    fn serve<R: Games>(
+        config: Config,
+        cors_policy: http::middleware::CorsPolicy,
+        listener: TcpListener,
+        store: Arc<dyn GameStore>,
+    ) -> Result<Self, StartError> {
         let address = listener.local_addr()?;
         let metrics = Metrics::new();
         let sweeper = Sweeper::new(Arc::clone(&store), config.expiry());
@@ -193,8 +205,6 @@ impl Application {
             .map_err(|e| std::io::Error::other(e.to_string()))?;
         let body_limit = config.body_limit;
         let body_timeout = std::time::Duration::from_secs(config.body_timeout.max(1));
-        let cors_policy = http::middleware::CorsPolicy::parse(&config.cors_origins)
-            .map_err(StartError::Config)?;
         let shared = state.clone();
         let server = HttpServer::new(move || {
             let cors = cors_policy.middleware();

@@ -102,12 +102,17 @@ fn committed_openapi_matches_the_code() {
     }
 }
 
-#[actix_web::test]
-async fn ai_requests_are_rate_limited_per_client_when_configured() {
+/// A server on SQLite whose clients may ask for `rate` AI moves a minute.
+async fn app_with_ai_rate_per_minute(rate: u32) -> common::TestApp {
     let (url, dir) = common::fresh_database(Db::Sqlite).await.unwrap();
     let mut config = common::test_config(&url);
-    config.ai_rate_per_minute = Some(2);
-    let app = common::spawn_on(&url, dir, config).await;
+    config.ai_rate_per_minute = Some(rate);
+    common::spawn_on(&url, dir, config).await
+}
+
+#[actix_web::test]
+async fn ai_requests_are_rate_limited_per_client_when_configured() {
+    let app = app_with_ai_rate_per_minute(2).await;
     let (id, owner) = app
         .create_ai_table(
             "gomoku",
@@ -130,10 +135,7 @@ async fn ai_requests_are_rate_limited_per_client_when_configured() {
 /// `ai-move`: once it is spent, the AI seat waits for the next request.
 #[actix_web::test]
 async fn auto_played_ai_moves_count_against_the_ai_limit() {
-    let (url, dir) = common::fresh_database(Db::Sqlite).await.unwrap();
-    let mut config = common::test_config(&url);
-    config.ai_rate_per_minute = Some(2);
-    let app = common::spawn_on(&url, dir, config).await;
+    let app = app_with_ai_rate_per_minute(2).await;
     let (id, tokens) = app
         .create_gomoku(json!({"players": [{"name": "ann"}, {"ai": "easy"}], "auto_ai": true}))
         .await;
