@@ -390,11 +390,12 @@ def before_call(context, case, kwargs):
     # Schemathesis percent-encodes a path parameter but leaves `/`, `?`, `#` and `%` as they are,
     # which change the path (`POST /v1/players/a?b/key` is `POST /v1/players/a`: 405, rightly),
     # and a name `.` or `..` is a dot segment the client removes (`/v1/players/./key` is
-    # `/v1/players/key`). Such names get `-` for those characters; a name keeps its others.
+    # `/v1/players/key`), as is an empty one (negative cases break the schema's `minLength`).
+    # Such names get `-` for those characters; a name keeps its others.
     name = (case.path_parameters or {}).get("name")
     if isinstance(name, str):
         name = re.sub(r"[/?#%]", "-", name)
-        case.path_parameters["name"] = "-" if name in (".", "..") else name
+        case.path_parameters["name"] = "-" if name in ("", ".", "..") else name
     if case.method.upper() == "POST" and CREATE.match(case.path) and not (case.headers or {}).get("Authorization"):
         _no_registered_names(case)
     if case.method.upper() == "POST":
