@@ -221,22 +221,18 @@ fn json_body_with_examples(
     schema: RefOr<Schema>,
     examples: Vec<(&str, &str, serde_json::Value)>,
 ) -> utoipa::openapi::request_body::RequestBody {
-    let examples = examples.into_iter().map(|(name, summary, value)| {
+    let mut body = json_body(schema, true);
+    let content = body
+        .content
+        .get_mut("application/json")
+        .expect("json_body describes JSON");
+    for (name, summary, value) in examples {
         let mut example = utoipa::openapi::example::Example::new();
         example.summary = summary.to_owned();
         example.value = Some(value);
-        (name, example)
-    });
-    RequestBodyBuilder::new()
-        .content(
-            "application/json",
-            ContentBuilder::new()
-                .schema(Some(schema))
-                .examples_from_iter(examples)
-                .build(),
-        )
-        .required(Some(Required::True))
-        .build()
+        content.examples.insert(name.to_owned(), RefOr::T(example));
+    }
+    body
 }
 
 fn id_param() -> utoipa::openapi::path::Parameter {
