@@ -353,8 +353,11 @@ pub trait TurnGame: Clone + Serialize + DeserializeOwned + Send + Sync + 'static
     fn seat_range() -> RangeInclusive<usize>;
     /// The players named in the options.
     fn players(options: &Self::Options) -> &[PlayerSpec];
-    /// The create option that fixes the deal in advance (UNO's `seed` or `deck`), if given: the
-    /// creator would then know every hand, so it is refused when a seat is open to others.
+    /// The create options that can fix the deal in advance (UNO's `deck` and `seed`).
+    const FIXED_DEAL_OPTIONS: &'static [&'static str] = &[];
+    /// The create option that fixes the deal in advance (one of [`Self::FIXED_DEAL_OPTIONS`]), if
+    /// given: the creator would then know every hand, so it is refused when a seat is open to
+    /// others.
     fn fixed_deal(options: &Self::Options) -> Option<&'static str> {
         let _ = options;
         None

@@ -215,6 +215,8 @@ impl TurnGame for UnoGame {
         &options.players
     }
 
+    const FIXED_DEAL_OPTIONS: &'static [&'static str] = &["deck", "seed"];
+
     fn fixed_deal(options: &UnoOptions) -> Option<&'static str> {
         if options.deck.is_some() {
             Some("deck")
