@@ -13,6 +13,7 @@ use crate::config::Config;
 use crate::games::registry::{self, BuiltinGames, GameInfo, Games};
 use crate::http;
 use crate::service::ai_pool::AiPool;
+use crate::service::live::Live;
 use crate::service::metrics::Metrics;
 use crate::service::sweep::Sweeper;
 use crate::service::turns::LoadedGames;
@@ -63,9 +64,14 @@ pub struct Application {
     server: Server,
     address: std::net::SocketAddr,
     admin: Option<Admin>,
-    /// Removes expired waiting games and idle decks while the server runs; `None` when nothing
-    /// expires.
-    sweeper: Option<Sweeper>,
+    /// Removes expired waiting games, idle decks and old announcements while the server runs.
+    sweeper: Sweeper,
+    live: Arc<Live>,
+    /// What other processes on the database announce, for `live` (PostgreSQL only).
+    notices: Option<(
+        Arc<dyn GameStore>,
+        tokio::sync::mpsc::UnboundedReceiver<store::Notice>,
+    )>,
 }
 
 /// The admin listener's server and address.
@@ -101,6 +107,28 @@ fn plain_store(err: &StoreError) -> String {
         StoreError::Database(other) => other.to_string(),
         other => other.to_string(),
     }
+}
+
+/// SIGTERM or SIGINT (Ctrl-C), whichever comes first.
+async fn stop_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                tokio::select! {
+                    _ = interrupt => {}
+                    _ = terminate.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = interrupt.await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = interrupt.await;
 }
 
 /// `host:port`, with brackets around an IPv6 address.
@@ -182,6 +210,8 @@ impl Application {
         let address = listener.local_addr()?;
         let metrics = Metrics::new();
         let sweeper = Sweeper::new(Arc::clone(&store), config.expiry());
+        let live = Live::new(config.max_streams);
+        let notices = store.notices().map(|n| (Arc::clone(&store), n));
         let state = web::Data::new(AppState {
             services: Services {
                 store,
@@ -189,6 +219,7 @@ impl Application {
                 metrics: metrics.clone(),
                 loaded: LoadedGames::with_budget(config.game_cache_bytes()),
                 reports: Default::default(),
+                live: live.clone(),
             },
             ai_limit: config
                 .ai_rate_per_minute
@@ -216,7 +247,7 @@ impl Application {
                 .wrap(middleware::from_fn(http::middleware::catch_panics))
                 .wrap(prometheus.clone())
                 .wrap(middleware::from_fn(http::middleware::request_id))
-                .wrap(TracingLogger::default())
+                .wrap(TracingLogger::<http::middleware::PathOnlySpans>::new())
                 .wrap(middleware::from_fn(http::middleware::server_timing))
                 .wrap(middleware::Condition::new(
                     cors.is_some(),
@@ -226,6 +257,8 @@ impl Application {
                 .configure(|cfg| http::configure::<R>(cfg, body_limit))
         })
         .workers(config.workers())
+        // `run` handles SIGTERM and Ctrl-C: streams must end before a graceful stop can.
+        .disable_signals()
         .listen(listener)?
         .run();
         let admin = match config.admin_port {
@@ -237,6 +270,8 @@ impl Application {
             address,
             admin,
             sweeper,
+            live,
+            notices,
         })
     }
 
@@ -273,10 +308,28 @@ impl Application {
         self.address.port()
     }
 
-    /// Serves until the public server stops (a signal, or its handle); the admin listener and the
-    /// sweep stop with it.
+    /// Serves until the public server stops (SIGTERM, Ctrl-C, or its handle); the admin listener
+    /// and the sweep stop with it. On a signal every event stream ends first, so that the graceful
+    /// stop does not wait for them and their clients reconnect to another process.
     pub async fn run(self) -> std::io::Result<()> {
-        let sweeping = self.sweeper.map(|sweeper| tokio::spawn(sweeper.run()));
+        let (live, handle) = (Arc::clone(&self.live), self.server.handle());
+        let signals = tokio::spawn(async move {
+            stop_signal().await;
+            tracing::info!("stopping: ending event streams, then finishing requests");
+            live.close();
+            handle.stop(true).await;
+        });
+        let served = self.serve_until_stopped().await;
+        signals.abort();
+        served
+    }
+
+    /// Serves until the public server is stopped through its handle.
+    async fn serve_until_stopped(self) -> std::io::Result<()> {
+        let sweeping = tokio::spawn(self.sweeper.run());
+        let following = self
+            .notices
+            .map(|(store, notices)| tokio::spawn(Arc::clone(&self.live).follow(store, notices)));
         let admin = self.admin.map(|admin| {
             let handle = admin.server.handle();
             tokio::spawn(admin.server);
@@ -286,16 +339,18 @@ impl Application {
         if let Some(admin) = admin {
             admin.stop(true).await;
         }
-        if let Some(sweeping) = sweeping {
-            sweeping.abort();
+        sweeping.abort();
+        if let Some(following) = following {
+            following.abort();
         }
         served
     }
 
-    /// Runs the server in the background (tests) and returns a handle to stop it.
+    /// Runs the server in the background (tests), deaf to signals, and returns a handle to stop
+    /// it.
     pub fn spawn(self) -> actix_web::dev::ServerHandle {
         let handle = self.server.handle();
-        tokio::spawn(self.run());
+        tokio::spawn(self.serve_until_stopped());
         handle
     }
 }

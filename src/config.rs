@@ -64,6 +64,10 @@ pub struct Config {
     /// out first); 0 turns the cache off.
     #[arg(long, env = "PARLOR_GAME_CACHE_MB", default_value_t = 64)]
     pub game_cache_mb: usize,
+    /// Event streams (and long polls) this process keeps open at once; one more is refused with
+    /// 503 and `Retry-After`.
+    #[arg(long, env = "PARLOR_MAX_STREAMS", default_value_t = 10_000)]
+    pub max_streams: usize,
 }
 
 impl Default for Config {
@@ -86,6 +90,7 @@ impl Default for Config {
             waiting_game_ttl_hours: 24,
             idle_deck_ttl_hours: 7 * 24,
             game_cache_mb: 64,
+            max_streams: 10_000,
         }
     }
 }

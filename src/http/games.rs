@@ -104,6 +104,7 @@ pub fn document_game_names<R: Games>(doc: &mut OpenApi) {
     let games = turn_games::<R>();
     for (path, schema) in [
         ("/v1/games", names_schema::<AnyGame>(&games)),
+        ("/v1/games/events", names_schema::<AnyGame>(&games)),
         ("/v1/players", names_schema::<RankedGame>(&games)),
     ] {
         let Some(get) = doc.paths.paths.get_mut(path).and_then(|p| p.get.as_mut()) else {
@@ -167,5 +168,8 @@ pub async fn list(
 }
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(super::resource("/v1/games", "GET, HEAD").route(super::get_or_head().to(list)));
+    cfg.service(super::resource("/v1/games", "GET, HEAD").route(super::get_or_head().to(list)))
+        .service(
+            super::resource("/v1/games/events", "GET").route(web::get().to(super::stream::lobby)),
+        );
 }

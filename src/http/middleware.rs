@@ -235,3 +235,32 @@ fn is_origin(text: &str) -> bool {
             && !text.ends_with('/')
     })
 }
+
+/// The root span of every request, as tracing-actix-web's default builds it but with the path
+/// alone as its target: a query string may carry a stream ticket, which no log line may hold.
+pub struct PathOnlySpans;
+
+impl tracing_actix_web::RootSpanBuilder for PathOnlySpans {
+    fn on_request_start(request: &ServiceRequest) -> tracing::Span {
+        let route = request.match_pattern().unwrap_or_else(|| "default".into());
+        let request_id = request.extensions().get::<RequestId>().copied();
+        tracing::info_span!(
+            "HTTP request",
+            http.method = %request.method(),
+            http.route = %route,
+            http.target = %request.path(),
+            http.status_code = tracing::field::Empty,
+            otel.status_code = tracing::field::Empty,
+            request_id = %request_id.map(|id| id.to_string()).unwrap_or_default(),
+            exception.message = tracing::field::Empty,
+            exception.details = tracing::field::Empty,
+        )
+    }
+
+    fn on_request_end<B: MessageBody>(
+        span: tracing::Span,
+        outcome: &Result<ServiceResponse<B>, actix_web::Error>,
+    ) {
+        tracing_actix_web::DefaultRootSpanBuilder::on_request_end(span, outcome);
+    }
+}

@@ -12,6 +12,7 @@ pub mod ops;
 pub mod players;
 pub mod poker;
 pub mod problems;
+pub mod stream;
 pub mod turns;
 
 use actix_web::{web, HttpResponse};

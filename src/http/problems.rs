@@ -37,7 +37,7 @@ problems! {
     PayloadTooLarge => "413", "`payload_too_large`: the body is over the configured limit";
     Unprocessable => "422", "`illegal_move` (the rules forbid it) or `invalid_request` (values out of range)";
     TooManyRequests => "429", "`rate_limited`: this client's rate of AI requests or of creations is used up (see `Retry-After`)", retry: true;
-    Unavailable => "503", "`unavailable`: the database is down or every AI thread is busy (see `Retry-After`)", retry: true;
+    Unavailable => "503", "`unavailable`: the database is down, every AI thread is busy or the server holds as many streams as it allows (see `Retry-After`)", retry: true;
 }
 
 fn problem_response(description: &str, retry_after: bool) -> RefOr<Response> {

@@ -8,7 +8,7 @@ use uuid::Uuid;
 use super::resource::{seat_views, SeatView};
 use super::{ServiceError, ServiceResult, Services};
 use crate::games::{GameResult, GameStatus};
-use crate::store::GameFilter;
+use crate::store::{GameFilter, GameRow, SeatRow};
 
 /// A listed game: the resource without its state.
 #[derive(Debug, Serialize, ToSchema)]
@@ -22,6 +22,26 @@ pub struct GameSummary {
     pub seats: Vec<SeatView>,
     pub turn: Option<usize>,
     pub result: Option<GameResult>,
+}
+
+impl GameSummary {
+    /// The listing entry of a stored game.
+    pub fn of(row: &GameRow, seats: &[SeatRow]) -> ServiceResult<Self> {
+        Ok(GameSummary {
+            id: row.id,
+            game: row.game.clone(),
+            status: row.status,
+            version: row.version,
+            created_at: row.created_at,
+            updated_at: row.updated_at,
+            seats: seat_views(seats)?,
+            turn: row.turn.map(|t| t as usize),
+            result: row
+                .result
+                .as_ref()
+                .and_then(|j| serde_json::from_value(j.0.clone()).ok()),
+        })
+    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -79,20 +99,8 @@ pub async fn list(svc: &Services, request: ListRequest) -> ServiceResult<GamePag
         None
     };
     let items = rows
-        .into_iter()
-        .map(|r| {
-            Ok(GameSummary {
-                id: r.row.id,
-                seats: seat_views(&r.seats)?,
-                game: r.row.game,
-                status: r.row.status,
-                version: r.row.version,
-                created_at: r.row.created_at,
-                updated_at: r.row.updated_at,
-                turn: r.row.turn.map(|t| t as usize),
-                result: r.row.result.and_then(|j| serde_json::from_value(j.0).ok()),
-            })
-        })
+        .iter()
+        .map(|r| GameSummary::of(&r.row, &r.seats))
         .collect::<ServiceResult<Vec<_>>>()?;
     Ok(GamePage { items, next_cursor })
 }

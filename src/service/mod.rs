@@ -5,6 +5,7 @@ pub mod ai_pool;
 pub mod decks;
 pub mod error;
 pub mod listing;
+pub mod live;
 pub mod metrics;
 pub mod players;
 pub mod resource;
@@ -28,6 +29,8 @@ pub struct Services {
     pub loaded: turns::LoadedGames,
     /// Reports that search (Go's estimate), kept per game version and query.
     pub reports: ReportCache,
+    /// The games and lobby this process's streams watch.
+    pub live: Arc<live::Live>,
 }
 
 /// Which report of which version of a game, for which query.

@@ -1,6 +1,7 @@
 //! The periodic sweep that removes what clients left behind: games still `waiting` that nobody
 //! changed for `--waiting-game-ttl-hours`, and poker decks nobody changed for
-//! `--idle-deck-ttl-hours`. Every server process runs one; the store's removals are idempotent
+//! `--idle-deck-ttl-hours`, lobby announcements older than [`LOBBY_KEEP`] and expired stream
+//! tickets. Every server process runs one; the store's removals are idempotent
 //! (`DELETE … WHERE … updated_at < cut-off`), so several processes on one database may sweep at
 //! the same moment.
 
@@ -15,11 +16,16 @@ use crate::store::{GameStore, StoreResult};
 /// How often the sweep runs (and once right at start-up).
 pub const SWEEP_EVERY: Duration = Duration::from_secs(10 * 60);
 
+/// How long the lobby's announcements are kept for streams to replay.
+pub const LOBBY_KEEP: chrono::Duration = chrono::Duration::hours(1);
+
 /// What one sweep removed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Swept {
     pub waiting_games: u64,
     pub idle_decks: u64,
+    /// Lobby announcements and stream tickets.
+    pub announcements: u64,
 }
 
 /// The sweep of one server: the store and what expires.
@@ -30,10 +36,8 @@ pub struct Sweeper {
 }
 
 impl Sweeper {
-    /// `None` when nothing expires (both limits 0).
-    pub fn new(store: Arc<dyn GameStore>, expiry: Expiry) -> Option<Self> {
-        (expiry.waiting_games.is_some() || expiry.idle_decks.is_some())
-            .then_some(Sweeper { store, expiry })
+    pub fn new(store: Arc<dyn GameStore>, expiry: Expiry) -> Self {
+        Sweeper { store, expiry }
     }
 
     /// Removes what expired as of `now`.
@@ -45,6 +49,10 @@ impl Sweeper {
         if let Some(ttl) = self.expiry.idle_decks {
             swept.idle_decks = self.store.remove_idle_decks(now - ttl).await?;
         }
+        swept.announcements = self
+            .store
+            .remove_old_announcements(now - LOBBY_KEEP)
+            .await?;
         Ok(swept)
     }
 
@@ -59,7 +67,8 @@ impl Sweeper {
                 Ok(swept) if swept != Swept::default() => tracing::info!(
                     waiting_games = swept.waiting_games,
                     idle_decks = swept.idle_decks,
-                    "swept expired games and decks"
+                    announcements = swept.announcements,
+                    "swept expired games, decks and announcements"
                 ),
                 Ok(_) => {}
                 Err(err) => {

@@ -78,8 +78,9 @@ pub trait GameStore: Send + Sync + 'static {
     /// Answers when the database does.
     async fn ping(&self) -> StoreResult<()>;
 
-    /// Stores a new game with its seats (version 0, empty log) and registers its named players.
-    async fn create_game(&self, game: &NewGame) -> StoreResult<()>;
+    /// Stores a new game with its seats (version 0, empty log) and registers its named players;
+    /// answers the lobby's sequence number of its announcement, if it is listed.
+    async fn create_game(&self, game: &NewGame) -> StoreResult<Option<i64>>;
     /// The game with its seats; its state is left out (`None`) when the row is at `held`.
     async fn load_game(
         &self,
@@ -87,8 +88,38 @@ pub trait GameStore: Send + Sync + 'static {
         held: Option<HeldVersion>,
     ) -> StoreResult<Option<GameRecord>>;
     /// One accepted change: compare-and-swap on `expected_version`, log entry, seat and score
-    /// changes, all or nothing. A stale version is [`StoreError::Conflict`].
-    async fn commit(&self, change: &Commit) -> StoreResult<()>;
+    /// changes, the stream's replay row and the lobby's announcement, all or nothing. A stale
+    /// version is [`StoreError::Conflict`]. Answers the announcement's lobby sequence number.
+    async fn commit(&self, change: &Commit) -> StoreResult<Option<i64>>;
+    /// The replay rows of a game's changes after version `after`, oldest first, at most `limit`.
+    /// Only the latest [`REPLAY_KEEP`] changes of a game are kept.
+    async fn changes_after(&self, id: Uuid, after: i64, limit: i64) -> StoreResult<Vec<ChangeRow>>;
+    /// The current version of each of these games (a removed game is left out).
+    async fn versions(&self, ids: &[Uuid]) -> StoreResult<Vec<(Uuid, i64)>>;
+    /// Lobby announcements after sequence number `after`, oldest first, at most `limit`.
+    async fn lobby_after(&self, after: i64, limit: i64) -> StoreResult<Vec<LobbyRow>>;
+    /// The newest lobby sequence number (0 before the first announcement).
+    async fn lobby_head(&self) -> StoreResult<i64>;
+    /// Keeps a stream ticket (its hash) until `expires_at`.
+    async fn issue_ticket(
+        &self,
+        ticket_hash: &[u8],
+        grant: TicketGrant,
+        expires_at: chrono::DateTime<chrono::Utc>,
+    ) -> StoreResult<()>;
+    /// Takes a ticket once: what it opens, if it exists and has not expired by `now`. It is gone
+    /// either way.
+    async fn take_ticket(
+        &self,
+        ticket_hash: &[u8],
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> StoreResult<Option<TicketGrant>>;
+    /// Notices of changes other processes on the same database commit (PostgreSQL's
+    /// `LISTEN/NOTIFY`), from one listening connection; `None` where one process has the database
+    /// to itself (SQLite).
+    fn notices(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Notice>> {
+        None
+    }
     /// Log entries with `seq > after`, oldest first, at most `limit`.
     async fn move_log(&self, id: Uuid, after: i64, limit: i64) -> StoreResult<Vec<LogEntry>>;
     async fn list_games(&self, filter: &GameFilter) -> StoreResult<Vec<GameRecord>>;
@@ -126,6 +157,55 @@ pub trait GameStore: Send + Sync + 'static {
         -> StoreResult<u64>;
     /// Removes every poker deck nobody changed since `before`; answers how many went.
     async fn remove_idle_decks(&self, before: chrono::DateTime<chrono::Utc>) -> StoreResult<u64>;
+    /// Removes lobby announcements made before `before` and tickets expired by then.
+    async fn remove_old_announcements(
+        &self,
+        before: chrono::DateTime<chrono::Utc>,
+    ) -> StoreResult<u64>;
+}
+
+/// How many of a game's latest changes the store keeps for streams to replay.
+pub const REPLAY_KEEP: i64 = 128;
+
+/// A change another process committed, as its notification names it: the watcher reads what it
+/// sends from the database, never from the notice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notice {
+    Game {
+        id: Uuid,
+        version: i64,
+    },
+    Lobby {
+        seq: i64,
+    },
+    /// The listening connection was lost and is back: notices in between may be lost, so what
+    /// watchers follow must be read again.
+    Resumed,
+}
+
+impl Notice {
+    /// The notification payload: `g <id> <version>` or `l <seq>`.
+    pub fn payload(&self) -> String {
+        match self {
+            Notice::Game { id, version } => format!("g {id} {version}"),
+            Notice::Lobby { seq } => format!("l {seq}"),
+            Notice::Resumed => "r".into(),
+        }
+    }
+
+    pub fn parse(payload: &str) -> Option<Self> {
+        let mut words = payload.split(' ');
+        match (words.next()?, words.next(), words.next()) {
+            ("g", Some(id), Some(version)) => Some(Notice::Game {
+                id: id.parse().ok()?,
+                version: version.parse().ok()?,
+            }),
+            ("l", Some(seq), None) => Some(Notice::Lobby {
+                seq: seq.parse().ok()?,
+            }),
+            _ => None,
+        }
+    }
 }
 
 /// Opens the store a `DATABASE_URL` names and brings its schema up to date. Errors never quote

@@ -2,12 +2,15 @@
 
 use std::time::Duration;
 
-use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::postgres::{PgListener, PgPool, PgPoolOptions};
 use sqlx::types::Json;
 use uuid::Uuid;
 
 use super::sql::impl_sql_store;
 use super::*;
+
+/// The channel changes are announced on (`pg_notify` in every change's transaction).
+const CHANNEL: &str = "parlor_changes";
 
 pub struct PgStore {
     pool: PgPool,
@@ -30,6 +33,44 @@ impl PgStore {
         Ok(Self { pool })
     }
 
+    /// Listens on one connection of its own and passes every notice on; after the connection
+    /// was lost it says [`Notice::Resumed`] once it listens again.
+    fn notices(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Notice>> {
+        let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();
+        let pool = self.pool.clone();
+        tokio::spawn(async move {
+            let mut first = true;
+            while !sender.is_closed() {
+                let mut listener = match PgListener::connect_with(&pool).await {
+                    Ok(listener) => listener,
+                    Err(err) => {
+                        tracing::warn!(error = %err, "cannot listen for changes; trying again");
+                        tokio::time::sleep(Duration::from_secs(1)).await;
+                        continue;
+                    }
+                };
+                if let Err(err) = listener.listen(CHANNEL).await {
+                    tracing::warn!(error = %err, "cannot listen for changes; trying again");
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                    continue;
+                }
+                if !std::mem::take(&mut first) && sender.send(Notice::Resumed).is_err() {
+                    return;
+                }
+                // `Ok(None)`: the connection was lost; a new listener takes over.
+                while let Ok(Some(notification)) = listener.try_recv().await {
+                    if let Some(notice) = Notice::parse(notification.payload()) {
+                        if sender.send(notice).is_err() {
+                            return;
+                        }
+                    }
+                }
+                tracing::warn!("the connection listening for changes was lost; listening again");
+            }
+        });
+        Some(receiver)
+    }
+
     /// Changes run on the same pool as reads: PostgreSQL keeps its cache in the server, shared by
     /// every connection.
     fn writer(&self) -> &PgPool {
@@ -37,4 +78,12 @@ impl PgStore {
     }
 }
 
-impl_sql_store!(PgStore, state_param: Json);
+impl_sql_store!(
+    PgStore,
+    state_param: Json,
+    notify: Some("SELECT pg_notify('parlor_changes', $1)"),
+    // Held to the commit: a lobby number is taken only once every smaller one has committed, so a
+    // reader that has seen number n never finds a smaller one later.
+    lobby_lock: Some("SELECT pg_advisory_xact_lock(7100001)"),
+    notices: PgStore::notices
+);

@@ -9,8 +9,9 @@ use uuid::Uuid;
 use crate::games::{AiLevel, GameStatus, SeatKind, SeatKindWord, UnknownWord};
 use crate::rating::Rating;
 
-/// A seat as stored: who sits there and, for a human, the hash of its token.
-#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
+/// A seat as stored: who sits there and, for a human, the hash of its token. Its JSON form (the
+/// seats a change left, which a stream replays) has no hashes.
+#[derive(Clone, Debug, PartialEq, sqlx::FromRow, serde::Serialize, serde::Deserialize)]
 pub struct SeatRow {
     pub seat: i32,
     pub name: Option<String>,
@@ -18,10 +19,12 @@ pub struct SeatRow {
     pub kind: SeatKindWord,
     /// The AI level of an `ai` seat.
     pub level: Option<String>,
+    #[serde(skip)]
     pub token_hash: Option<Vec<u8>>,
     /// The registered player (canonical name) who claimed the seat with their key.
     pub player: Option<String>,
     /// An open seat reserved by invitation: the SHA-256 hash of its code (shown once at create).
+    #[serde(skip)]
     pub invite_hash: Option<Vec<u8>>,
     /// An open seat reserved for a registered player: their canonical name.
     pub reserved_for: Option<String>,
@@ -59,6 +62,8 @@ pub struct NewGame {
     pub seats: Vec<SeatRow>,
     /// Players whose score this game may move; they get a score row at creation.
     pub scored_players: Vec<ScoreHolder>,
+    /// What the lobby announces, if the game is listed.
+    pub lobby: LobbyNote,
     pub at: DateTime<Utc>,
 }
 
@@ -152,7 +157,73 @@ pub struct Commit {
     pub scores: Vec<ScoreChange>,
     /// The ratings this change moves: set on the change that finishes a rated game.
     pub rating: Option<RatedGame>,
+    /// What a stream replays of this change: the events it caused, and every seat after it.
+    pub events: Value,
+    pub seats_after: Vec<SeatRow>,
+    /// What the lobby announces, if anything (a join, a start, an end).
+    pub lobby: Option<LobbyNote>,
     pub at: DateTime<Utc>,
+}
+
+/// A lobby announcement: what happened to a game, and its public listing entry after it. The
+/// store writes it only for a listed game (see `relist`).
+#[derive(Clone, Debug)]
+pub struct LobbyNote {
+    pub kind: LobbyKind,
+    pub status: GameStatus,
+    pub entry: Value,
+}
+
+/// What the lobby announces of a game.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    serde::Serialize,
+    serde::Deserialize,
+    strum::AsRefStr,
+    strum::EnumString,
+    utoipa::ToSchema,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum LobbyKind {
+    Created,
+    /// A seat was filled.
+    Joined,
+    Started,
+    Finished,
+    Aborted,
+}
+
+/// One stored lobby announcement.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct LobbyRow {
+    pub seq: i64,
+    pub game_id: Uuid,
+    pub game: String,
+    pub kind: String,
+    pub status: String,
+    pub entry: Json<Value>,
+}
+
+/// One change as a stream replays it: the state and seats it left, and its events.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct ChangeRow {
+    pub version: i64,
+    pub state: Json<StoredState>,
+    pub seats: Json<Vec<SeatRow>>,
+    pub events: Json<Value>,
+    pub at: DateTime<Utc>,
+}
+
+/// What a stream ticket opens: a game's stream, as `seat` sees it (`None`: a spectator).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct TicketGrant {
+    pub target: Uuid,
+    pub seat: Option<i32>,
 }
 
 /// A finished rated game, for the rating update the store makes in the finishing transaction

@@ -133,14 +133,74 @@ macro_rules! remove_in_batches {
 
 pub(crate) use remove_in_batches;
 
+/// Writes what streams need of a change inside its transaction `$tx`: the lobby's announcement
+/// `$note` (an `Option<&LobbyNote>`), only for a listed game, and the notices other processes
+/// listen for. `$store` gives the database's own statements (`$notify`: PostgreSQL's `pg_notify`;
+/// `$lobby_lock`: a lock held to the commit, so lobby numbers commit in order). Answers the
+/// announcement's sequence number.
+macro_rules! announce {
+    ($tx:expr, $id:expr, $game:expr, $version:expr, $note:expr, $at:expr, $notify:expr, $lobby_lock:expr) => {{
+        let tx = $tx;
+        let id: Uuid = $id;
+        let notify: Option<&str> = $notify;
+        let lobby_lock: Option<&str> = $lobby_lock;
+        let mut seq: Option<i64> = None;
+        if let Some(note) = $note {
+            let note: &LobbyNote = note;
+            if let Some(lock) = lobby_lock {
+                sqlx::query(lock).execute(&mut **tx).await.map_err(StoreError::from_sqlx)?;
+            }
+            seq = sqlx::query_scalar(
+                "INSERT INTO lobby (game_id, game, kind, status, entry, at) \
+                 SELECT $1, $2, $3, $4, $5, $6 WHERE EXISTS (SELECT 1 FROM games WHERE id = $1 AND listed) \
+                 RETURNING seq",
+            )
+            .bind(id)
+            .bind($game)
+            .bind(note.kind.as_ref())
+            .bind(note.status.as_str())
+            .bind(Json(&note.entry))
+            .bind($at)
+            .fetch_optional(&mut **tx)
+            .await
+            .map_err(StoreError::from_sqlx)?;
+        }
+        if let Some(notify) = notify {
+            let mut notices = vec![Notice::Game { id, version: $version }];
+            notices.extend(seq.map(|seq| Notice::Lobby { seq }));
+            for notice in notices {
+                sqlx::query(notify)
+                    .bind(notice.payload())
+                    .execute(&mut **tx)
+                    .await
+                    .map_err(StoreError::from_sqlx)?;
+            }
+        }
+        seq
+    }};
+}
+
+pub(crate) use announce;
+
 /// Implements `GameStore` for a type with a `pool: sqlx::Pool<DB>` field, for reads, and a
 /// `writer()` method giving the pool every change runs on (SQLite's own connection; PostgreSQL's
-/// `pool`). `$state_param` makes the parameter a state (JSON text) is bound as: `Json` for a `jsonb` column, or the
+/// `pool`). `notify`, `lobby_lock` and `notices` are what the database offers streams (see
+/// `announce` and [`GameStore::notices`](super::GameStore::notices)). `$state_param` makes the parameter a state (JSON text) is bound as: `Json` for a `jsonb` column, or the
 /// text itself for a text column (`Json` would write the text out once more).
 macro_rules! impl_sql_store {
-    ($store:ty, state_param: $state_param:path) => {
+    (
+        $store:ty,
+        state_param: $state_param:path,
+        notify: $notify:expr,
+        lobby_lock: $lobby_lock:expr,
+        notices: $notices:path
+    ) => {
         #[async_trait::async_trait]
         impl $crate::store::GameStore for $store {
+            fn notices(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Notice>> {
+                $notices(self)
+            }
+
             async fn ping(&self) -> StoreResult<()> {
                 sqlx::query("SELECT 1")
                     .execute(&self.pool)
@@ -149,7 +209,7 @@ macro_rules! impl_sql_store {
                 Ok(())
             }
 
-            async fn create_game(&self, game: &NewGame) -> StoreResult<()> {
+            async fn create_game(&self, game: &NewGame) -> StoreResult<Option<i64>> {
                 let mut tx = self.writer().begin().await.map_err(StoreError::from_sqlx)?;
                 sqlx::query(
                     "INSERT INTO games (id, game, status, version, turn, state, result, created_at, updated_at) \
@@ -197,7 +257,11 @@ macro_rules! impl_sql_store {
                     .await
                     .map_err(StoreError::from_sqlx)?;
                 }
-                tx.commit().await.map_err(StoreError::from_sqlx)
+                let seq = $crate::store::sql::announce!(
+                    &mut tx, game.id, &game.game, 0, Some(&game.lobby), game.at, $notify, $lobby_lock
+                );
+                tx.commit().await.map_err(StoreError::from_sqlx)?;
+                Ok(seq)
             }
 
             async fn load_game(
@@ -230,7 +294,7 @@ macro_rules! impl_sql_store {
             }
 
 
-            async fn commit(&self, change: &Commit) -> StoreResult<()> {
+            async fn commit(&self, change: &Commit) -> StoreResult<Option<i64>> {
                 let mut tx = self.writer().begin().await.map_err(StoreError::from_sqlx)?;
                 // The compare-and-swap: the first write of the transaction, so SQLite takes its write
                 // lock at once and PostgreSQL's row lock makes a racing writer see the new version.
@@ -265,6 +329,26 @@ macro_rules! impl_sql_store {
                     .bind(change.seat)
                     .bind(Json(&change.action))
                     .bind(change.at)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(StoreError::from_sqlx)?;
+                let version = change.expected_version + 1;
+                sqlx::query(
+                    "INSERT INTO changes (game_id, version, state, seats, events, at) \
+                     VALUES ($1, $2, $3, $4, $5, $6)",
+                )
+                .bind(change.game_id)
+                .bind(version)
+                .bind($state_param(&*change.state))
+                .bind(Json(&change.seats_after))
+                .bind(Json(&change.events))
+                .bind(change.at)
+                .execute(&mut *tx)
+                .await
+                .map_err(StoreError::from_sqlx)?;
+                sqlx::query("DELETE FROM changes WHERE game_id = $1 AND version = $2")
+                    .bind(change.game_id)
+                    .bind(version - $crate::store::REPLAY_KEEP)
                     .execute(&mut *tx)
                     .await
                     .map_err(StoreError::from_sqlx)?;
@@ -312,7 +396,113 @@ macro_rules! impl_sql_store {
                 if let Some(rated) = &change.rating {
                     $crate::store::sql::rate_game!(&mut tx, &change.game, rated);
                 }
-                tx.commit().await.map_err(StoreError::from_sqlx)
+                let seq = $crate::store::sql::announce!(
+                    &mut tx, change.game_id, &change.game, version, change.lobby.as_ref(),
+                    change.at, $notify, $lobby_lock
+                );
+                tx.commit().await.map_err(StoreError::from_sqlx)?;
+                Ok(seq)
+            }
+
+            async fn changes_after(&self, id: Uuid, after: i64, limit: i64) -> StoreResult<Vec<ChangeRow>> {
+                sqlx::query_as(
+                    "SELECT version, state, seats, events, at FROM changes \
+                     WHERE game_id = $1 AND version > $2 ORDER BY version LIMIT $3",
+                )
+                .bind(id)
+                .bind(after)
+                .bind(limit)
+                .fetch_all(&self.pool)
+                .await
+                .map_err(StoreError::from_sqlx)
+            }
+
+            async fn versions(&self, ids: &[Uuid]) -> StoreResult<Vec<(Uuid, i64)>> {
+                let mut found = Vec::with_capacity(ids.len());
+                for chunk in ids.chunks(500) {
+                    let list = (1..=chunk.len()).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ");
+                    let sql = format!("SELECT id, version FROM games WHERE id IN ({list})");
+                    let mut query = sqlx::query_as::<_, (Uuid, i64)>(&sql);
+                    for id in chunk {
+                        query = query.bind(id);
+                    }
+                    found.extend(query.fetch_all(&self.pool).await.map_err(StoreError::from_sqlx)?);
+                }
+                Ok(found)
+            }
+
+            async fn lobby_after(&self, after: i64, limit: i64) -> StoreResult<Vec<LobbyRow>> {
+                sqlx::query_as(
+                    "SELECT seq, game_id, game, kind, status, entry FROM lobby \
+                     WHERE seq > $1 ORDER BY seq LIMIT $2",
+                )
+                .bind(after)
+                .bind(limit)
+                .fetch_all(&self.pool)
+                .await
+                .map_err(StoreError::from_sqlx)
+            }
+
+            async fn lobby_head(&self) -> StoreResult<i64> {
+                let head: Option<i64> = sqlx::query_scalar("SELECT MAX(seq) FROM lobby")
+                    .fetch_one(&self.pool)
+                    .await
+                    .map_err(StoreError::from_sqlx)?;
+                Ok(head.unwrap_or(0))
+            }
+
+            async fn issue_ticket(
+                &self,
+                ticket_hash: &[u8],
+                grant: TicketGrant,
+                expires_at: chrono::DateTime<chrono::Utc>,
+            ) -> StoreResult<()> {
+                sqlx::query(
+                    "INSERT INTO stream_tickets (ticket_hash, target, seat, expires_at) VALUES ($1, $2, $3, $4)",
+                )
+                .bind(ticket_hash)
+                .bind(grant.target)
+                .bind(grant.seat)
+                .bind(expires_at)
+                .execute(self.writer())
+                .await
+                .map_err(StoreError::from_sqlx)?;
+                Ok(())
+            }
+
+            async fn take_ticket(
+                &self,
+                ticket_hash: &[u8],
+                now: chrono::DateTime<chrono::Utc>,
+            ) -> StoreResult<Option<TicketGrant>> {
+                let taken: Option<(Uuid, Option<i32>, chrono::DateTime<chrono::Utc>)> = sqlx::query_as(
+                    "DELETE FROM stream_tickets WHERE ticket_hash = $1 RETURNING target, seat, expires_at",
+                )
+                .bind(ticket_hash)
+                .fetch_optional(self.writer())
+                .await
+                .map_err(StoreError::from_sqlx)?;
+                Ok(taken
+                    .filter(|(_, _, expires_at)| *expires_at > now)
+                    .map(|(target, seat, _)| TicketGrant { target, seat }))
+            }
+
+            async fn remove_old_announcements(
+                &self,
+                before: chrono::DateTime<chrono::Utc>,
+            ) -> StoreResult<u64> {
+                let tickets: StoreResult<u64> = $crate::store::sql::remove_in_batches!(
+                    self,
+                    "DELETE FROM stream_tickets WHERE ticket_hash IN (SELECT ticket_hash FROM stream_tickets \
+                     WHERE expires_at < $1 LIMIT $2)",
+                    before
+                );
+                let lobby: StoreResult<u64> = $crate::store::sql::remove_in_batches!(
+                    self,
+                    "DELETE FROM lobby WHERE seq IN (SELECT seq FROM lobby WHERE at < $1 LIMIT $2)",
+                    before
+                );
+                Ok(tickets? + lobby?)
             }
 
             async fn move_log(&self, id: Uuid, after: i64, limit: i64) -> StoreResult<Vec<LogEntry>> {

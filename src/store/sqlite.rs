@@ -105,7 +105,19 @@ where
     }
 }
 
-impl_sql_store!(SqliteStore, state_param: state_text);
+// One process has the file's changes to itself: its watchers hear of them in memory, and SQLite
+// lets one writer commit at a time, so lobby numbers commit in order.
+impl_sql_store!(
+    SqliteStore,
+    state_param: state_text,
+    notify: None,
+    lobby_lock: None,
+    notices: no_notices
+);
+
+fn no_notices(_: &SqliteStore) -> Option<tokio::sync::mpsc::UnboundedReceiver<Notice>> {
+    None
+}
 
 /// A state as the text column holds it: the JSON text itself.
 fn state_text(state: &serde_json::value::RawValue) -> &str {

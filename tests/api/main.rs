@@ -18,5 +18,6 @@ mod poker_api;
 mod release_store;
 mod security;
 mod store_contract;
+mod streams;
 mod tictactoe;
 mod uno_api;

@@ -543,6 +543,11 @@ async fn the_server_sweeps_what_expired(db: Db) {
         state: serde_json::value::to_raw_value(&json!({"moves": []})).unwrap(),
         seats: Vec::new(),
         scored_players: Vec::new(),
+        lobby: parlor::store::LobbyNote {
+            kind: parlor::store::LobbyKind::Created,
+            status: GameStatus::Waiting,
+            entry: json!({}),
+        },
         at,
     };
     let stale = waiting(now - chrono::Duration::hours(25));

@@ -9,8 +9,8 @@ use parlor::games::{GameStatus, SeatKindWord};
 use parlor::rating::{Rating, Standing};
 use parlor::store::{
     BoardCursor, BoardQuery, BoardRow, BoardSort, Commit, DeckRecord, GameFilter, GameStore,
-    HeldVersion, NewGame, PlayerRecord, Rated, RatedGame, RatedSide, ScoreChange, ScoreHolder,
-    SeatRow, StoreError, StoredState,
+    HeldVersion, LobbyKind, LobbyNote, NewGame, PlayerRecord, Rated, RatedGame, RatedSide,
+    ScoreChange, ScoreHolder, SeatRow, StoreError, StoredState, TicketGrant, REPLAY_KEEP,
 };
 use serde_json::{json, Value};
 use sqlx::types::Json;
@@ -63,6 +63,11 @@ fn new_game(player: &str) -> NewGame {
             },
         ],
         scored_players: vec![ScoreHolder::guest(player)],
+        lobby: LobbyNote {
+            kind: LobbyKind::Created,
+            status: GameStatus::Active,
+            entry: json!({"player": player}),
+        },
         at: Utc::now(),
     }
 }
@@ -81,8 +86,52 @@ fn change(game: &NewGame, expected_version: i64, mv: &str) -> Commit {
         seats: Vec::new(),
         scores: Vec::new(),
         rating: None,
+        events: json!([{"move": mv}]),
+        seats_after: game.seats.clone(),
+        lobby: None,
         at: Utc::now(),
     }
+}
+
+/// Stream tickets open once, and not after they expire; a game keeps only its latest
+/// [`REPLAY_KEEP`] replay rows.
+async fn tickets_and_replay(store: &dyn GameStore, game: &NewGame) {
+    let now = parlor::store::now();
+    let grant = TicketGrant {
+        target: game.id,
+        seat: Some(0),
+    };
+    let ticket = rand::random::<[u8; 32]>();
+    store
+        .issue_ticket(&ticket, grant, now + chrono::Duration::seconds(60))
+        .await
+        .unwrap();
+    assert_eq!(store.take_ticket(&ticket, now).await.unwrap(), Some(grant));
+    assert_eq!(
+        store.take_ticket(&ticket, now).await.unwrap(),
+        None,
+        "twice"
+    );
+    let expired = rand::random::<[u8; 32]>();
+    store
+        .issue_ticket(&expired, grant, now - chrono::Duration::seconds(1))
+        .await
+        .unwrap();
+    assert_eq!(store.take_ticket(&expired, now).await.unwrap(), None);
+
+    let long = NewGame {
+        scored_players: Vec::new(),
+        ..new_game("long")
+    };
+    store.create_game(&long).await.unwrap();
+    let changes = REPLAY_KEEP + 3;
+    for version in 0..changes {
+        store.commit(&change(&long, version, "h8")).await.unwrap();
+    }
+    let kept = store.changes_after(long.id, 0, 1000).await.unwrap();
+    assert_eq!(kept.len() as i64, REPLAY_KEEP);
+    assert_eq!(kept[0].version, changes - REPLAY_KEEP + 1);
+    assert_eq!(kept.last().unwrap().version, changes);
 }
 
 async fn contract(db: Db) {
@@ -92,7 +141,18 @@ async fn contract(db: Db) {
     store.ping().await.unwrap();
     let player = format!("p{}", rand::random::<u32>());
     let game = new_game(&player);
-    store.create_game(&game).await.unwrap();
+    let announced = store.create_game(&game).await.unwrap();
+
+    // The lobby announces the listed game, in the same transaction.
+    let seq = announced.expect("a listed game is announced");
+    let lobby = store.lobby_after(seq - 1, 1).await.unwrap();
+    assert_eq!(
+        (lobby[0].game_id, lobby[0].kind.as_str()),
+        (game.id, "created")
+    );
+    assert_eq!(lobby[0].entry.0, json!({"player": player}));
+    assert!(store.lobby_head().await.unwrap() >= seq);
+    tickets_and_replay(&*store, &game).await;
 
     // Round trip.
     let loaded = store.load_game(game.id, None).await.unwrap().unwrap();
@@ -135,6 +195,19 @@ async fn contract(db: Db) {
     ));
     let after = store.load_game(game.id, None).await.unwrap().unwrap();
     assert_eq!(after.row.version, 1);
+    // What a stream replays: the change's row with its events and seats (without their hashes);
+    // the conflicting change left none.
+    let replay = store.changes_after(game.id, 0, 10).await.unwrap();
+    assert_eq!(replay.len(), 1);
+    assert_eq!(replay[0].version, 1);
+    assert_eq!(replay[0].events.0, json!([{"move": "h8"}]));
+    assert_eq!(parsed(&replay[0].state.0), json!({"moves": ["h8"]}));
+    assert_eq!(replay[0].seats.0.len(), 2);
+    assert!(replay[0].seats.0.iter().all(|s| s.token_hash.is_none()));
+    assert_eq!(
+        store.versions(&[game.id, Uuid::now_v7()]).await.unwrap(),
+        vec![(game.id, 1)]
+    );
     // A change that names no status keeps the stored one.
     assert_eq!(after.row.status, GameStatus::Active);
     assert_eq!(
@@ -555,7 +628,7 @@ async fn racing_commits(db: Db) {
     let mut won = 0;
     for t in tasks {
         match t.await.unwrap() {
-            Ok(()) => won += 1,
+            Ok(_) => won += 1,
             Err(StoreError::Conflict) | Err(StoreError::Unavailable(_)) => {}
             Err(other) => panic!("unexpected: {other}"),
         }

@@ -272,7 +272,7 @@ fn assert_private(answer: &Value, viewer: Option<usize>, table: &UnoGame, public
 
 /// The human's choice from its own view: jump in when it can, else play the first playable
 /// card (a wild as red), else pass after a draw, else draw.
-fn choose(state: &Value) -> Value {
+pub(crate) fn choose(state: &Value) -> Value {
     if state["can_jump_in"] == true {
         return json!({"action": "jump_in", "card": state["jump_window"]["card"]});
     }

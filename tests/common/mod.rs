@@ -405,3 +405,4 @@ macro_rules! on_both_stores {
         $crate::on_both_stores!(games = parlor::games::registry::BuiltinGames; $($name),*);
     };
 }
+pub mod sse;

@@ -198,3 +198,20 @@ impl Drop for PgCluster {
         // The TempDir removes the (postgres-owned) files; we are root or their owner.
     }
 }
+
+/// A new private cluster, or `None` after a skip (a failure in CI) saying why there is none.
+pub async fn private_cluster() -> Option<PgCluster> {
+    match tokio::task::spawn_blocking(PgCluster::create)
+        .await
+        .unwrap()
+    {
+        Ok(cluster) => Some(cluster),
+        Err(why) => {
+            crate::common::skip(
+                &format!("private PostgreSQL cluster ({why})"),
+                HOW_TO_GET_INITDB,
+            );
+            None
+        }
+    }
+}

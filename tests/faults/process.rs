@@ -118,6 +118,30 @@ impl Parlor {
         Err(false)
     }
 
+    /// SIGTERM: the graceful stop a process manager asks for.
+    pub fn terminate(&self) {
+        let pid = self.child.as_ref().expect("running").id();
+        let sent = Command::new("kill")
+            .args(["-TERM", &pid.to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success(), "kill -TERM {pid}");
+    }
+
+    /// Waits up to `within` for the process to exit; its exit status.
+    pub fn wait_exit(&mut self, within: Duration) -> std::process::ExitStatus {
+        let child = self.child.as_mut().expect("started");
+        let deadline = Instant::now() + within;
+        loop {
+            if let Some(status) = child.try_wait().expect("try_wait") {
+                self.child = None;
+                return status;
+            }
+            assert!(Instant::now() < deadline, "{} did not exit", self.name);
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     /// `kill -9`: no shutdown hook, no flush, in-flight requests cut. Whether it was still running.
     pub fn kill9(&mut self) -> bool {
         let Some(mut child) = self.child.take() else {

@@ -19,6 +19,7 @@ use crate::games::registry::{Games, TurnGameVisitor};
 use crate::games::{AiAnalysis, GameResult, TurnGame};
 use crate::http::problems::{problem_refs, ProblemSet};
 use crate::service::resource::SeatView;
+use crate::service::turns::follow::StreamTicket;
 use crate::service::turns::{
     AiMoveRequest, JoinRequest, LogItem, MessageRequest, SeatInvite, SeatToken,
 };
@@ -388,6 +389,13 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
     components
         .schemas
         .insert(names.name("Joined"), joined_schema(&names));
+    register::<StreamTicket>(components);
+    components
+        .schemas
+        .insert(names.name("Snapshot"), snapshot_schema(&names));
+    components
+        .schemas
+        .insert(names.name("Change"), change_schema(&names));
 
     let op = |id: &str, summary: &'static str, description: &'static str, auth: Auth| Op {
         names: &names,
@@ -448,7 +456,7 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
         op(
             "get",
             "Read a game",
-            "The game; with a seat token, that seat's private view. Each view has its own ETag (`\"12\"` the public view of version 12, `\"12-seat-1\"` seat 1's), so `If-None-Match` with the ETag last received answers 304 only when that same view is unchanged. Answers say `Vary: Authorization`; a seat's view is `Cache-Control: private, no-cache`.",
+            "The game; with a seat token, that seat's private view. Each view has its own ETag (`\"12\"` the public view of version 12, `\"12-seat-1\"` seat 1's), so `If-None-Match` with the ETag last received answers 304 only when that same view is unchanged. Answers say `Vary: Authorization`; a seat's view is `Cache-Control: private, no-cache`. A long poll for scripts: `?wait=30&after=12` answers as soon as the game passes version 12, or 304 after 30 seconds (at most 60).",
             Auth::Optional,
         )
         .build(
@@ -457,7 +465,9 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
             "200",
             json_response("The game", names.reference("Game"), true),
             ProblemSet::READ_AS_SEAT,
-        ),
+        )
+        .with_query::<super::events::ReadQuery>()
+        .with_response("304", "Not modified: the `If-None-Match` view is current, or a long poll's time is up"),
     );
     let moves = op(
         "play",
@@ -482,7 +492,7 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
         ProblemSet::MOVE,
     );
     add(&paths.action("moves"), HttpMethod::Post, moves);
-    let mut log = op(
+    let log = op(
         "log",
         "The move log",
         "The move log, oldest first; `seq` equals the version each change produced. Pages with `after` (a seq) and `limit`.",
@@ -495,10 +505,11 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
         json_response("Log entries", array_of(reference_to::<LogItem>()), false),
         ProblemSet::LIST,
     );
-    let mut params = log.parameters.take().unwrap_or_default();
-    params.extend(LogQuery::into_params(|| Some(ParameterIn::Query)));
-    log.parameters = Some(params);
-    add(&paths.action("moves"), HttpMethod::Get, log);
+    add(
+        &paths.action("moves"),
+        HttpMethod::Get,
+        log.with_query::<LogQuery>(),
+    );
     add(
         &paths.action("ai-move"),
         HttpMethod::Post,
@@ -622,6 +633,7 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
             .build(true, None, "200", outcome(), ProblemSet::SEAT_ACTION),
         );
     }
+    add_live(doc, &names, &paths);
     if G::MESSAGES {
         register::<MessageRequest>(doc.components.get_or_insert_with(Default::default));
         add_message::<G>(doc, &names, &paths);
@@ -693,6 +705,118 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
             .description(Some(G::DESCRIPTION))
             .build(),
     );
+}
+
+/// The stream's first event (`event: game`).
+fn snapshot_schema(names: &Names) -> RefOr<Schema> {
+    object()
+        .description(Some(
+            "`event: game`, `id:` the version: the game as the stream's viewer sees it. It opens a stream, and replaces the changes a resuming client missed when they are no longer kept (`missed`).",
+        ))
+        .property("game", names.reference("Game"))
+        .required("game")
+        .property(
+            "missed",
+            ObjectBuilder::new().schema_type(Type::Boolean).description(Some(
+                "The client resumed after changes that are no longer kept; this is the game now",
+            )),
+        )
+        .required("missed")
+        .into()
+}
+
+/// One change on a stream (`event: change`).
+fn change_schema(names: &Names) -> RefOr<Schema> {
+    object()
+        .description(Some(
+            "`event: change`, `id:` the version it produced: the game after one accepted change as the viewer sees it, and the events of that change.",
+        ))
+        .property("game", names.reference("Game"))
+        .required("game")
+        .property("events", array_of(names.reference("Event")))
+        .required("events")
+        .into()
+}
+
+/// The event stream, its ticket.
+fn add_live(doc: &mut OpenApi, names: &Names, paths: &GamePaths) {
+    let op = |id: &str, summary: &'static str, description: &'static str, auth: Auth| Op {
+        names,
+        tag: "live",
+        id: id.to_owned(),
+        summary,
+        description,
+        auth,
+    };
+    let stream = ResponseBuilder::new()
+        .description(
+            "Server-sent events: `event: game` first, then one `event: change` per accepted change, `id:` the version; a `: keep-alive` comment every 15 s",
+        )
+        .content(
+            "text/event-stream",
+            ContentBuilder::new()
+                .schema(Some(
+                    utoipa::openapi::schema::OneOfBuilder::new()
+                        .item(names.reference("Snapshot"))
+                        .item(names.reference("Change")),
+                ))
+                .build(),
+        )
+        .build();
+    let events = op(
+        "events",
+        "Follow a game live",
+        "A stream of the game (`text/event-stream`, for `EventSource`, `curl -N` or a bot). The first event is the game as the viewer sees it (`event: game`); then one `event: change` per accepted change, `id:` the version it produced, `data:` the game after it and its events, as the change's own answer showed that viewer. The stream ends after the change that finishes the game. A seat sees its own view: with `Authorization: Bearer <seat token>`, or (EventSource sends no headers) with `?ticket=` from `stream-ticket`; without either, a spectator's. Reconnecting with `Last-Event-ID` (or `?since=VERSION`) sends every change after that version first, then goes live; when they are no longer kept, one `event: game` with `missed: true` instead. A finished game with nothing more to send answers 204, which stops `EventSource`. A client that reads too slowly is dropped (it reconnects and loses nothing); 503 when the server holds as many streams as it allows.",
+        Auth::Optional,
+    )
+    .build(true, None, "200", stream, ProblemSet::READ_AS_SEAT)
+    .with_query::<super::events::EventsQuery>()
+    .with_response("204", "The game is over and the client has seen its last change");
+    doc.paths
+        .add_path_operation(paths.action("events"), vec![HttpMethod::Get], events);
+    let ticket = op(
+        "stream_ticket",
+        "A ticket for a seat's stream",
+        "A ticket that opens this game's stream once, within 60 s, as the token's seat: `GET …/events?ticket=…`. For browsers, whose `EventSource` cannot send `Authorization`.",
+        Auth::Token,
+    )
+    .build(
+        true,
+        None,
+        "200",
+        json_response("The ticket", reference_to::<StreamTicket>(), false),
+        ProblemSet::READ_AS_SEAT,
+    );
+    doc.paths.add_path_operation(
+        paths.action("stream-ticket"),
+        vec![HttpMethod::Post],
+        ticket,
+    );
+}
+
+/// Additions to a built operation.
+trait OperationExt {
+    /// The query parameters `P` describes.
+    fn with_query<P: IntoParams>(self) -> Self;
+    /// A response without a body.
+    fn with_response(self, status: &str, description: &str) -> Self;
+}
+
+impl OperationExt for Operation {
+    fn with_query<P: IntoParams>(mut self) -> Self {
+        self.parameters
+            .get_or_insert_with(Vec::new)
+            .extend(P::into_params(|| Some(ParameterIn::Query)));
+        self
+    }
+
+    fn with_response(mut self, status: &str, description: &str) -> Self {
+        self.responses.responses.insert(
+            status.to_owned(),
+            RefOr::T(ResponseBuilder::new().description(description).build()),
+        );
+        self
+    }
 }
 
 fn add_message<G: TurnGame>(doc: &mut OpenApi, names: &Names, paths: &GamePaths) {

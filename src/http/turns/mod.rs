@@ -2,6 +2,7 @@
 //! a game gets (from its trait constants), and their OpenAPI description (`docs`).
 
 pub mod docs;
+pub mod events;
 
 use std::collections::BTreeMap;
 
@@ -58,9 +59,18 @@ async fn get<G: TurnGame>(
     app: web::Data<AppState>,
     req: HttpRequest,
     id: web::Path<Uuid>,
-    _: web::Query<NoParams>,
+    query: web::Query<events::ReadQuery>,
     bearer: Bearer,
 ) -> Result<HttpResponse, ApiError> {
+    match (query.wait, query.after) {
+        (Some(wait), after) => return events::wait::<G>(&app, *id, &bearer, wait, after).await,
+        (None, Some(_)) => {
+            return Err(ApiError::Service(ServiceError::BadInput(
+                "`after` goes with `wait`: the seconds to wait for a later version".into(),
+            )))
+        }
+        (None, None) => {}
+    }
     let read = turns::get::<G>(&app, *id, bearer.hash(), |version, seat| {
         View { version, seat }.held_by(&req)
     })
@@ -278,7 +288,12 @@ fn routes<G: TurnGame>(cfg: &mut web::ServiceConfig) {
         .service(
             resource(&paths.action("end"), "POST").route(web::post().to(seat_action::<G, END>)),
         )
-        .service(resource(&paths.seat_token(), "POST").route(web::post().to(reissue_token::<G>)));
+        .service(resource(&paths.seat_token(), "POST").route(web::post().to(reissue_token::<G>)))
+        .service(resource(&paths.action("events"), "GET").route(web::get().to(events::events::<G>)))
+        .service(
+            resource(&paths.action("stream-ticket"), "POST")
+                .route(web::post().to(events::stream_ticket::<G>)),
+        );
     if G::UNDO {
         cfg.service(
             resource(&paths.action("undo"), "POST").route(web::post().to(seat_action::<G, UNDO>)),

@@ -6,6 +6,7 @@
 //! share: loading, the seat a token names, and the one way a change is saved.
 
 mod cache;
+pub mod follow;
 mod log;
 mod play;
 mod seating;
@@ -24,6 +25,7 @@ pub use log::{log, report, LogItem};
 pub use play::{ai_move, create, get, play, take_back, AiMoveRequest, Read, TakeBack};
 pub use seating::{end, join, message, reissue_token, start, JoinRequest, Joined, MessageRequest};
 
+use super::listing::GameSummary;
 use super::resource::{render, status_of, turn_of, GameResource};
 use super::tokens::TokenHash;
 use super::{seats, ServiceError, ServiceResult, Services};
@@ -33,8 +35,8 @@ use crate::games::{
 };
 use crate::rating::{AiRatings, Rating};
 use crate::store::{
-    Commit, GameRecord, GameRow, Rated, RatedGame, RatedSide, ScoreChange, ScoreHolder, SeatRow,
-    StoredState,
+    Commit, GameRecord, GameRow, LobbyKind, LobbyNote, Rated, RatedGame, RatedSide, ScoreChange,
+    ScoreHolder, SeatRow, StoredState,
 };
 
 /// Points a win gains and a loss costs (seed 001).
@@ -308,6 +310,8 @@ struct Change {
     action: Value,
     seats: Vec<SeatRow>,
     scores: Vec<ScoreChange>,
+    /// Whether a seat was filled (the lobby announces it).
+    joined: bool,
 }
 
 impl Change {
@@ -317,16 +321,41 @@ impl Change {
             action,
             seats: Vec::new(),
             scores: Vec::new(),
+            joined: false,
         }
     }
 }
 
-/// Stores `loaded.game` as the successor of the loaded record and makes the record current, so
-/// that a further change in the same request (an AI's answer) chains on it.
+/// What the lobby announces of a change from `before` to `after`: an end, a start, a filled seat.
+fn lobby_kind(before: GameStatus, after: GameStatus, joined: bool) -> Option<LobbyKind> {
+    match after {
+        _ if after == before && !joined => None,
+        GameStatus::Finished if before != after => Some(LobbyKind::Finished),
+        GameStatus::Aborted if before != after => Some(LobbyKind::Aborted),
+        GameStatus::Active if before == GameStatus::Waiting => Some(LobbyKind::Started),
+        _ if joined => Some(LobbyKind::Joined),
+        _ => None,
+    }
+}
+
+/// The lobby's note of a game as `row` and `seats` show it.
+fn lobby_note(kind: LobbyKind, row: &GameRow, seats: &[SeatRow]) -> ServiceResult<LobbyNote> {
+    let entry = GameSummary::of(row, seats)?;
+    Ok(LobbyNote {
+        kind,
+        status: row.status,
+        entry: serde_json::to_value(entry).map_err(|e| ServiceError::Internal(e.to_string()))?,
+    })
+}
+
+/// Stores `loaded.game` as the successor of the loaded record, with the `events` the change
+/// caused, and makes the record current, so that a further change in the same request (an AI's
+/// answer) chains on it. Watchers of the game in this process hear of it at once.
 async fn save<G: TurnGame>(
     svc: &Services,
     loaded: &mut Loaded<G>,
     change: Change,
+    events: &[G::Event],
 ) -> ServiceResult<()> {
     let now = crate::store::now();
     let record = &loaded.record;
@@ -365,6 +394,9 @@ async fn save<G: TurnGame>(
         created_at: record.row.created_at,
         updated_at: now,
     };
+    let lobby = lobby_kind(record.row.status, row.status, change.joined)
+        .map(|kind| lobby_note(kind, &row, &seats))
+        .transpose()?;
     let commit = Commit {
         game_id: row.id,
         game: row.game.clone(),
@@ -378,9 +410,16 @@ async fn save<G: TurnGame>(
         seats: change.seats,
         scores,
         rating,
+        events: serde_json::to_value(events).map_err(|e| ServiceError::Internal(e.to_string()))?,
+        seats_after: seats.clone(),
+        lobby,
         at: now,
     };
-    svc.store.commit(&commit).await?;
+    let announced = svc.store.commit(&commit).await?;
+    svc.live.game_moved(row.id, row.version);
+    if let Some(seq) = announced {
+        svc.live.lobby_moved(seq);
+    }
     let bytes = commit.state.get().len();
     row.state = Some(Json(commit.state));
     svc.loaded.put(&row, &loaded.game, bytes);

@@ -160,6 +160,7 @@ pub async fn create<G: TurnGame>(
         created_at: now,
         updated_at: now,
     };
+    let lobby = super::lobby_note(crate::store::LobbyKind::Created, &row, &seat_rows)?;
     let new_game = NewGame {
         id: row.id,
         game: row.game.clone(),
@@ -168,9 +169,12 @@ pub async fn create<G: TurnGame>(
         state: state_json(&game)?,
         seats: seat_rows.clone(),
         scored_players,
+        lobby,
         at: now,
     };
-    svc.store.create_game(&new_game).await?;
+    if let Some(seq) = svc.store.create_game(&new_game).await? {
+        svc.live.lobby_moved(seq);
+    }
     let bytes = new_game.state.get().len();
     row.state = Some(Json(new_game.state));
     let game = Arc::new(game);
@@ -332,7 +336,8 @@ pub async fn play<G: TurnGame>(
         });
     }
     let mut events = loaded.change(svc, |game| game.apply(seat, &mv))?;
-    save(svc, &mut loaded, Change::by(Some(seat), G::log_entry(&mv))).await?;
+    let change = Change::by(Some(seat), G::log_entry(&mv));
+    save(svc, &mut loaded, change, &events).await?;
     svc.metrics
         .moves_applied
         .with_label_values(&[G::NAME])
@@ -369,13 +374,10 @@ pub(super) async fn play_ai_seats<G: TurnGame>(
         }
         let budget = Duration::from_millis(AUTO_AI_TIME_MS);
         let choice = think(svc, loaded, seat, level, budget).await?;
-        events.extend(loaded.change(svc, |game| game.apply(seat, &choice.chosen))?);
-        save(
-            svc,
-            loaded,
-            Change::by(Some(seat), G::log_entry(&choice.chosen)),
-        )
-        .await?;
+        let caused = loaded.change(svc, |game| game.apply(seat, &choice.chosen))?;
+        let change = Change::by(Some(seat), G::log_entry(&choice.chosen));
+        save(svc, loaded, change, &caused).await?;
+        events.extend(caused);
     }
     Ok(events)
 }
@@ -481,12 +483,8 @@ pub async fn ai_move<G: TurnGame>(
     let mut events = Vec::new();
     if apply {
         events = loaded.change(svc, |game| game.apply(seat, &choice.chosen))?;
-        save(
-            svc,
-            &mut loaded,
-            Change::by(Some(seat), G::log_entry(&choice.chosen)),
-        )
-        .await?;
+        let change = Change::by(Some(seat), G::log_entry(&choice.chosen));
+        save(svc, &mut loaded, change, &events).await?;
         svc.metrics
             .moves_applied
             .with_label_values(&[G::NAME])
@@ -589,11 +587,7 @@ pub async fn take_back<G: TurnGame>(
         TakeBack::Undo => (loaded.change(svc, |game| game.undo(by, &kinds))?, "undo"),
         TakeBack::Redo => (loaded.change(svc, |game| game.redo(by, &kinds))?, "redo"),
     };
-    save(
-        svc,
-        &mut loaded,
-        Change::by(Some(by), json!({ "action": word })),
-    )
-    .await?;
+    let change = Change::by(Some(by), json!({ "action": word }));
+    save(svc, &mut loaded, change, &events).await?;
     Ok(Outcome::of(rendered(&loaded, Some(by))?, events))
 }

@@ -98,7 +98,8 @@ pub async fn join<G: TurnGame>(
         change.scores.extend(registration(&taken));
     }
     change.seats.push(taken);
-    save(svc, &mut loaded, change).await?;
+    change.joined = true;
+    save(svc, &mut loaded, change, &events).await?;
     events.extend(super::play::play_ai_seats(svc, &mut loaded, allow_ai).await?);
     Ok(Joined {
         seat,
@@ -236,12 +237,8 @@ pub async fn start<G: TurnGame>(
         )));
     }
     let mut events = loaded.change(svc, |game| game.start(&kinds))?;
-    save(
-        svc,
-        &mut loaded,
-        Change::by(Some(seat), json!({"action": "start"})),
-    )
-    .await?;
+    let change = Change::by(Some(seat), json!({"action": "start"}));
+    save(svc, &mut loaded, change, &events).await?;
     events.extend(super::play::play_ai_seats(svc, &mut loaded, allow_ai).await?);
     Ok(Outcome::of(rendered(&loaded, Some(seat))?, events))
 }
@@ -278,7 +275,8 @@ pub async fn end<G: TurnGame>(
         ));
     }
     let events = loaded.change(svc, |game| Ok(game.abort()))?;
-    save(svc, &mut loaded, Change::by(seat, json!({"action": "end"}))).await?;
+    let change = Change::by(seat, json!({"action": "end"}));
+    save(svc, &mut loaded, change, &events).await?;
     Ok(Outcome::of(rendered(&loaded, seat)?, events))
 }
 
@@ -313,12 +311,8 @@ pub async fn message<G: TurnGame>(
         )));
     }
     let events = loaded.change(svc, |game| game.message(seat, request.to, &request.text))?;
-    save(
-        svc,
-        &mut loaded,
-        Change::by(Some(seat), json!({"action": "message", "to": request.to})),
-    )
-    .await?;
+    let change = Change::by(Some(seat), json!({"action": "message", "to": request.to}));
+    save(svc, &mut loaded, change, &events).await?;
     Ok(Outcome::of(rendered(&loaded, Some(seat))?, events))
 }
 
@@ -363,7 +357,7 @@ pub async fn reissue_token<G: TurnGame>(
     };
     let mut change = Change::by(Some(seat), json!({"action": "token", "seat": seat}));
     change.seats.push(renewed);
-    save(svc, &mut loaded, change).await?;
+    save(svc, &mut loaded, change, &[]).await?;
     Ok(Joined {
         seat,
         token,

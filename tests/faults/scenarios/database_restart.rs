@@ -12,8 +12,7 @@ use reqwest::Method;
 use serde_json::{json, Value};
 
 use super::STEADY;
-use crate::cluster::{PgCluster, HOW_TO_GET_INITDB};
-use crate::common::skip;
+use crate::cluster::{private_cluster, PgCluster};
 use crate::invariants::{acks_of, verify_games};
 use crate::load::{
     assert_answers, assert_refused, count, create_games, http_client, point, summary, Exchange,
@@ -194,18 +193,8 @@ async fn database_restarted(cluster: PgCluster) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn database_restarted_under_load() {
     let _machine = MACHINE.read().await;
-    let cluster = match tokio::task::spawn_blocking(PgCluster::create)
-        .await
-        .unwrap()
-    {
-        Ok(cluster) => cluster,
-        Err(why) => {
-            skip(
-                &format!("private PostgreSQL cluster ({why})"),
-                HOW_TO_GET_INITDB,
-            );
-            return;
-        }
+    let Some(cluster) = private_cluster().await else {
+        return;
     };
     deadline(database_restarted(cluster)).await;
 }

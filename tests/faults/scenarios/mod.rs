@@ -3,6 +3,7 @@
 mod ai_pool;
 mod database_restart;
 mod sigkill;
+mod streams;
 mod two_servers;
 
 use super::load::Style;
