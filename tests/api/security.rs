@@ -18,7 +18,8 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// The real binary at debug log level: tokens (and their hashes) never reach the log.
+/// The real binary at debug log level: tokens and stream tickets (and their hashes) never reach
+/// the log, not even a ticket in a URL.
 #[actix_web::test]
 async fn tokens_never_reach_the_logs() {
     let dir = tempfile::tempdir().unwrap();
@@ -84,6 +85,27 @@ async fn tokens_never_reach_the_logs() {
         .await
         .unwrap();
     assert_eq!(read.status(), 200);
+    // A seat's stream, opened with a ticket in the URL and with the token in a header.
+    let ticket: Value = client
+        .post(format!("{base}/v1/gomoku/games/{id}/stream-ticket"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let ticket = ticket["ticket"].as_str().unwrap().to_owned();
+    let events = format!("{base}/v1/gomoku/games/{id}/events");
+    let mut by_ticket =
+        common::sse::EventStream::open(&client, &format!("{events}?ticket={ticket}"), None, None)
+            .await;
+    let mut by_token = common::sse::EventStream::open(&client, &events, Some(&other), None).await;
+    for stream in [&mut by_ticket, &mut by_token] {
+        assert_eq!(stream.status, 200);
+        let first = stream.next(Duration::from_secs(10)).await.unwrap();
+        assert_eq!(first.name, "game");
+    }
     server.kill().unwrap();
     server.wait().unwrap();
     let mut text = String::new();
@@ -96,10 +118,16 @@ async fn tokens_never_reach_the_logs() {
         "logs are structured with a request id"
     );
     assert!(text.contains("/v1/gomoku/games"), "requests are logged");
-    for secret in [&token, &other] {
+    for secret in [&token, &other, &ticket] {
         let hash = hex::encode(parlor::service::tokens::TokenHash::of(secret).0);
-        assert!(!text.contains(secret.as_str()), "a token is in the log");
-        assert!(!text.contains(&hash), "a token hash is in the log");
+        assert!(
+            !text.contains(secret.as_str()),
+            "a token or ticket is in the log"
+        );
+        assert!(
+            !text.contains(&hash),
+            "a token or ticket hash is in the log"
+        );
     }
 }
 
