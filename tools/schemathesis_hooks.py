@@ -400,6 +400,11 @@ def before_call(context, case, kwargs):
         _no_registered_names(case)
     if case.method.upper() == "POST":
         _plausible_cards(case)
+    # A long poll (`GET …/games/{id}?wait=`) waits up to a minute for a change nobody makes.
+    # Query values come as numbers or as text.
+    wait = (case.query or {}).get("wait")
+    if not isinstance(wait, bool) and str(wait).strip().isdigit() and int(str(wait).strip()) > 1:
+        case.query["wait"] = 1
     if case.path.endswith("/ai-move") and isinstance(case.body, dict):
         think = case.body.get("time_ms")
         if isinstance(think, int) and not isinstance(think, bool) and think > AI_THINK_MS:
