@@ -10,6 +10,7 @@ and once they are all open.
 
     cargo build --release --bin parlor
     python3 tools/stream_load.py --games 1000 --watchers 2 --rate 200 --seconds 20
+    python3 tools/stream_load.py --postgres URL --processes 2 --games 200 --watchers 2 --seconds 25
 """
 import argparse
 import asyncio
@@ -90,8 +91,9 @@ class Watcher:
                     self.versions.append(game["version"])
 
 
-async def mover(base, games, rate, seconds, played):
-    """Plays `rate` moves a second, round-robin over the games, from a thread pool."""
+async def mover(bases, games, rate, seconds, played):
+    """Plays `rate` moves a second, round-robin over the games and the servers, from a thread
+    pool."""
     loop = asyncio.get_running_loop()
     plan = moves_of_a_game()
     interval = 1.0 / rate
@@ -105,6 +107,7 @@ async def mover(base, games, rate, seconds, played):
             game["played"] += 1
             token = game["tokens"][index % 2]
             path = f"/v1/go/games/{game['id']}/moves"
+            base = bases[n % len(bases)]
             pending.add(loop.run_in_executor(None, post, base, path, {"move": plan[index]}, token))
             played[game["id"]] = index + 1
         n += 1
@@ -123,14 +126,18 @@ def percentile(values, q):
     return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 
 
-async def measure(args, base, pid):
-    host, port = base[len("http://"):].split(":")
+async def measure(args, bases, pid):
+    base = bases[0]
     games = []
     for _ in range(args.games):
         created = post(base, "/v1/go/games", {"size": 9, "players": [{"name": "a"}, {"name": "b"}]})
         games.append({"id": created["id"], "tokens": [t["token"] for t in created["tokens"]], "played": 0})
     idle = rss_kib(pid)
-    watchers = [Watcher(host, int(port), g["id"]) for g in games for _ in range(args.watchers)]
+    watchers = []
+    for g in games:
+        for i in range(args.watchers):
+            host, port = bases[(len(watchers)) % len(bases)][len("http://"):].split(":")
+            watchers.append(Watcher(host, int(port), g["id"]))
     opened = asyncio.Semaphore(0)
     tasks = [asyncio.create_task(w.run(opened)) for w in watchers]
     for _ in watchers:
@@ -138,19 +145,20 @@ async def measure(args, base, pid):
     await asyncio.sleep(2)
     streaming = rss_kib(pid)
     played = {}
-    await mover(base, games, args.rate, args.seconds, played)
+    await mover(bases, games, args.rate, args.seconds, played)
     await asyncio.sleep(2)
     for t in tasks:
         t.cancel()
     delays = [d for w in watchers for d in w.delays]
     exact = sum(1 for w in watchers if w.versions == list(range(1, played.get(w.game, 0) + 1)))
     moves = sum(played.values())
-    print(f"streams: {len(watchers)} on {args.games} games; moves: {moves} in {args.seconds} s")
+    print(f"streams: {len(watchers)} on {args.games} games and {len(bases)} server(s); "
+          f"moves: {moves} in {args.seconds} s")
     print(f"events: {len(delays)} (expected {moves * args.watchers}); "
           f"watchers with every version once, in order: {exact} of {len(watchers)}")
     print(f"delay from commit to event: p50 {percentile(delays, 0.5) * 1e3:.1f} ms, "
           f"p99 {percentile(delays, 0.99) * 1e3:.1f} ms, max {max(delays) * 1e3:.1f} ms")
-    print(f"server memory: {idle / 1024:.1f} MiB idle, {streaming / 1024:.1f} MiB with the streams open: "
+    print(f"first server's memory: {idle / 1024:.1f} MiB idle, {streaming / 1024:.1f} MiB with the streams open: "
           f"{(streaming - idle) / len(watchers):.1f} KiB a stream")
 
 
@@ -162,23 +170,32 @@ def main():
     parser.add_argument("--rate", type=float, default=200)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--postgres", help="a PostgreSQL URL (default: a fresh SQLite file)")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="servers on the one database (more than one needs --postgres); "
+                             "watchers and moves are spread over them")
     args = parser.parse_args()
+    if args.processes > 1 and not args.postgres:
+        raise SystemExit("--processes above 1 needs --postgres")
     with tempfile.TemporaryDirectory() as tmp:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        env = dict(os.environ, PORT=str(port), RUST_LOG="warn",
-                   PARLOR_MAX_STREAMS=str(args.games * args.watchers + 100),
-                   PARLOR_CREATE_RATE_PER_MINUTE="0",
-                   DATABASE_URL=args.postgres or f"sqlite://{tmp}/bench.db")
-        server = subprocess.Popen([args.bin], env=env, stdout=subprocess.DEVNULL, stderr=sys.stderr)
+        servers, bases = [], []
         try:
-            base = f"http://127.0.0.1:{port}"
-            wait_until_up(base, server, "parlor")
-            asyncio.run(measure(args, base, server.pid))
+            for _ in range(args.processes):
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", 0))
+                    port = s.getsockname()[1]
+                env = dict(os.environ, PORT=str(port), RUST_LOG="warn",
+                           PARLOR_MAX_STREAMS=str(args.games * args.watchers + 100),
+                           PARLOR_CREATE_RATE_PER_MINUTE="0",
+                           DATABASE_URL=args.postgres or f"sqlite://{tmp}/bench.db")
+                servers.append(subprocess.Popen([args.bin], env=env, stdout=subprocess.DEVNULL,
+                                                stderr=sys.stderr))
+                bases.append(f"http://127.0.0.1:{port}")
+                wait_until_up(bases[-1], servers[-1], "parlor")
+            asyncio.run(measure(args, bases, servers[0].pid))
         finally:
-            server.terminate()
-            server.wait(timeout=20)
+            for server in servers:
+                server.terminate()
+                server.wait(timeout=20)
 
 
 if __name__ == "__main__":
