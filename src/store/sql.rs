@@ -133,11 +133,19 @@ macro_rules! remove_in_batches {
 
 pub(crate) use remove_in_batches;
 
+/// `$1, $2, … $n`: the parameters of an `IN (…)` list of `n` values.
+pub(crate) fn placeholders(n: usize) -> String {
+    (1..=n)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Writes what streams need of a change inside its transaction `$tx`: the lobby's announcement
 /// `$note` (an `Option<&LobbyNote>`), only for a listed game, and the notices other processes
-/// listen for. `$store` gives the database's own statements (`$notify`: PostgreSQL's `pg_notify`;
-/// `$lobby_lock`: a lock held to the commit, so lobby numbers commit in order). Answers the
-/// announcement's sequence number.
+/// listen for. `$notify` and `$lobby_lock` are the database's own statements (PostgreSQL's
+/// `pg_notify`, and a lock held to the commit so lobby numbers commit in order; `None` on SQLite).
+/// Answers the announcement's sequence number.
 macro_rules! announce {
     ($tx:expr, $id:expr, $game:expr, $version:expr, $note:expr, $at:expr, $notify:expr, $lobby_lock:expr) => {{
         let tx = $tx;
@@ -420,7 +428,7 @@ macro_rules! impl_sql_store {
             async fn versions(&self, ids: &[Uuid]) -> StoreResult<Vec<(Uuid, i64)>> {
                 let mut found = Vec::with_capacity(ids.len());
                 for chunk in ids.chunks(500) {
-                    let list = (1..=chunk.len()).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ");
+                    let list = $crate::store::sql::placeholders(chunk.len());
                     let sql = format!("SELECT id, version FROM games WHERE id IN ({list})");
                     let mut query = sqlx::query_as::<_, (Uuid, i64)>(&sql);
                     for id in chunk {
@@ -541,7 +549,7 @@ macro_rules! impl_sql_store {
                     return Ok(Vec::new());
                 }
                 // Every listed game's seats in one query.
-                let list = (1..=rows.len()).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ");
+                let list = $crate::store::sql::placeholders(rows.len());
                 let sql = format!(
                     "SELECT game_id, seat, name, kind, level, token_hash, player, invite_hash, \
                      reserved_for FROM seats \
