@@ -328,14 +328,14 @@ impl Change {
 
 /// What the lobby announces of a change from `before` to `after`: an end, a start, a filled seat.
 fn lobby_kind(before: GameStatus, after: GameStatus, joined: bool) -> Option<LobbyKind> {
-    match after {
-        _ if after == before && !joined => None,
-        GameStatus::Finished if before != after => Some(LobbyKind::Finished),
-        GameStatus::Aborted if before != after => Some(LobbyKind::Aborted),
-        GameStatus::Active if before == GameStatus::Waiting => Some(LobbyKind::Started),
-        _ if joined => Some(LobbyKind::Joined),
+    let moved = match (before, after) {
+        (before, after) if before == after => None,
+        (_, GameStatus::Finished) => Some(LobbyKind::Finished),
+        (_, GameStatus::Aborted) => Some(LobbyKind::Aborted),
+        (GameStatus::Waiting, GameStatus::Active) => Some(LobbyKind::Started),
         _ => None,
-    }
+    };
+    moved.or(joined.then_some(LobbyKind::Joined))
 }
 
 /// The lobby's note of a game as `row` and `seats` show it.
@@ -411,7 +411,7 @@ async fn save<G: TurnGame>(
         scores,
         rating,
         events: serde_json::to_value(events).map_err(|e| ServiceError::Internal(e.to_string()))?,
-        seats_after: seats.clone(),
+        seats_after: seats,
         lobby,
         at: now,
     };
@@ -423,7 +423,10 @@ async fn save<G: TurnGame>(
     let bytes = commit.state.get().len();
     row.state = Some(Json(commit.state));
     svc.loaded.put(&row, &loaded.game, bytes);
-    loaded.record = GameRecord { row, seats };
+    loaded.record = GameRecord {
+        row,
+        seats: commit.seats_after,
+    };
     Ok(())
 }
 
