@@ -47,11 +47,11 @@ pub async fn events<G: TurnGame>(
     let id = *id;
     let permit = admit(&app)?;
     let since = resume_point(&req, query.since)?;
-    let viewer = follow::viewer::<G>(&app, id, bearer.hash(), query.ticket.as_deref()).await?;
     // Watching before reading: a change committed in between still wakes the stream.
     let watch = app.live.watch_game(id);
-    let now = follow::snapshot::<G>(&app, id, viewer, false).await?;
+    let now = follow::open::<G>(&app, id, bearer.hash(), query.ticket.as_deref()).await?;
     let (version, status, created_at) = (now.game.version, now.game.status, now.game.created_at);
+    let viewer = now.game.viewer;
     if since == Some(version) && follow::ended(status) {
         // Nothing more will come: 204 tells `EventSource` not to reconnect.
         return Ok(HttpResponse::NoContent().finish());

@@ -80,18 +80,35 @@ pub async fn stream_ticket<G: TurnGame>(
     Ok(StreamTicket { ticket, expires_at })
 }
 
-/// Whose view a stream of game `id` shows: the seat of the token, or of the ticket (taken
-/// now, so good once); a spectator's without either. An unknown game is 404 either way.
-pub async fn viewer<G: TurnGame>(
+/// A stream's first event: game `id` now, as the stream's viewer sees it (the resource's
+/// `viewer`): the seat of the token, or of the ticket (taken now, so good once); a spectator's
+/// without either. An unknown game is 404 either way.
+pub async fn open<G: TurnGame>(
     svc: &Services,
     id: Uuid,
     token: Option<&TokenHash>,
     ticket: Option<&str>,
-) -> ServiceResult<Option<Seat>> {
+) -> ServiceResult<Snapshot<G::View>> {
     let fetched = load_record::<G>(svc, id).await?;
-    let Some(ticket) = ticket else {
-        return seat_of(svc, &fetched.record, token).await;
+    let viewer = match ticket {
+        None => seat_of(svc, &fetched.record, token).await?,
+        Some(ticket) => ticket_seat(svc, id, token, ticket).await?,
     };
+    let game = game_of::<G>(svc, &fetched)?;
+    let record = &fetched.record;
+    Ok(Snapshot {
+        game: render(&record.row, &record.seats, &*game, viewer)?,
+        missed: false,
+    })
+}
+
+/// The seat a stream ticket for game `id` opens (`None`: a spectator's view).
+async fn ticket_seat(
+    svc: &Services,
+    id: Uuid,
+    token: Option<&TokenHash>,
+    ticket: &str,
+) -> ServiceResult<Option<Seat>> {
     if token.is_some() {
         return Err(ServiceError::BadInput(
             "send a seat token or a ticket, not both".into(),
