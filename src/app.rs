@@ -209,8 +209,8 @@ impl Application {
     ) -> Result<Self, StartError> {
         let address = listener.local_addr()?;
         let metrics = Metrics::new();
-        let sweeper = Sweeper::new(Arc::clone(&store), config.expiry());
         let live = Live::new(config.max_streams);
+        let sweeper = Sweeper::new(Arc::clone(&store), config.expiry(), Arc::clone(&live));
         let notices = store.notices().map(|n| (Arc::clone(&store), n));
         let state = web::Data::new(AppState {
             services: Services {

@@ -27,9 +27,39 @@ impl FromRequest for Bearer {
     }
 }
 
+/// The caller's secret itself, for the one route family that must hand it back: a seek's, whose
+/// secret becomes the seat's token once it is paired. Never logged (no `Debug` shows it).
+pub struct BearerSecret(Option<String>);
+
+impl BearerSecret {
+    pub fn get(&self) -> Option<&str> {
+        self.0.as_deref()
+    }
+}
+
+impl std::fmt::Debug for BearerSecret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("BearerSecret(…)")
+    }
+}
+
+impl FromRequest for BearerSecret {
+    type Error = ApiError;
+    type Future = Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(token_of(req.headers().get(header::AUTHORIZATION)).map(BearerSecret))
+    }
+}
+
 fn parse(value: Option<&header::HeaderValue>) -> Result<Bearer, ApiError> {
+    Ok(Bearer(token_of(value)?.map(|token| TokenHash::of(&token))))
+}
+
+/// The token of `Authorization: Bearer <token>`, lowercased; a malformed header is 401.
+fn token_of(value: Option<&header::HeaderValue>) -> Result<Option<String>, ApiError> {
     let Some(value) = value else {
-        return Ok(Bearer(None));
+        return Ok(None);
     };
     let malformed = || {
         ApiError::Service(ServiceError::Unauthenticated(
@@ -42,7 +72,7 @@ fn parse(value: Option<&header::HeaderValue>) -> Result<Bearer, ApiError> {
     if !scheme.eq_ignore_ascii_case("bearer") || !tokens::well_formed(token) {
         return Err(malformed());
     }
-    Ok(Bearer(Some(TokenHash::of(&token.to_ascii_lowercase()))))
+    Ok(Some(token.to_ascii_lowercase()))
 }
 
 #[cfg(test)]

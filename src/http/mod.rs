@@ -12,6 +12,7 @@ pub mod ops;
 pub mod players;
 pub mod poker;
 pub mod problems;
+pub mod seeks;
 pub mod stream;
 pub mod turns;
 
@@ -38,6 +39,7 @@ pub fn configure<R: Games>(cfg: &mut web::ServiceConfig, body_limit: usize) {
     .configure(games::configure)
     .configure(players::configure)
     .configure(turns::configure::<R>)
+    .configure(seeks::configure)
     .configure(poker::configure)
     .default_service(web::to(ops::no_route));
 }

@@ -4,7 +4,7 @@
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::{games, ops, players, poker, problems, turns};
+use super::{games, ops, players, poker, problems, seeks, stream, turns};
 use crate::games::registry::{BuiltinGames, Games};
 
 #[derive(OpenApi)]
@@ -21,12 +21,15 @@ use crate::games::registry::{BuiltinGames, Games};
         ops::index, ops::health, ops::ready, games::list, players::get, players::leaderboard, players::register, players::rotate_key,
         poker::deal, poker::compare, poker::evaluate, poker::create_deck, poker::get_deck,
         poker::draw, poker::undo, poker::reselect, poker::shuffle, poker::claim_deck,
+        stream::lobby, seeks::get, seeks::cancel, seeks::stream_ticket, seeks::events,
     ),
     components(schemas(super::error::Problem)),
     modifiers(&SeatToken),
     tags(
         (name = "poker", description = "Poker with five jokers: deal, compare, evaluate and deck sessions"),
         (name = "games", description = "Every game, listed"),
+        (name = "live", description = "Event streams: a game's, the lobby's"),
+        (name = "seeks", description = "Pairing in the lobby: a seek waits for an opponent; once paired, its stream says where to play"),
         (name = "players", description = "Registered players, scores, ratings and the leaderboard"),
         (name = "ops", description = "Health and readiness (metrics are on the admin listener)"),
     )
@@ -51,6 +54,11 @@ impl Modify for SeatToken {
             "A poker deck's owner token: returned once, by POST /v1/poker/decks (or by claim for a deck stored before decks had owners)".into(),
         );
         components.add_security_scheme("deck_token", SecurityScheme::Http(deck));
+        let mut seek = Http::new(HttpAuthScheme::Bearer);
+        seek.description = Some(
+            "A seek's secret: returned once, by POST /v1/{game}/seeks; once paired it is the seat's token".into(),
+        );
+        components.add_security_scheme("seek_secret", SecurityScheme::Http(seek));
     }
 }
 

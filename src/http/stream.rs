@@ -13,10 +13,12 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::error::ApiError;
 use super::games::{AnyGame, GameName};
+use super::problems::{BadRequest, Unavailable};
 use crate::app::AppState;
 use crate::games::GameStatus;
 use crate::service::listing::{self, GameSummary, ListRequest};
 use crate::service::live::StreamPermit;
+use crate::service::seeks::{self, Seek};
 use crate::service::ServiceError;
 use crate::store::{LobbyKind, LobbyRow};
 
@@ -129,21 +131,36 @@ pub struct LobbyQuery {
 }
 
 /// The lobby's first event (`event: lobby`), and the one it sends instead of announcements it no
-/// longer holds: the listed games the filter selects, newest first (at most 100).
+/// longer holds: the listed games the filter selects, newest first (at most 100), and the open
+/// seeks of the game filtered for (of every game without a filter), oldest first.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LobbySnapshot {
     pub games: Vec<GameSummary>,
+    pub seeks: Vec<Seek>,
     /// The client resumed after announcements that are no longer kept: this is the lobby now.
     pub missed: bool,
 }
 
 /// One announcement (`event:` its kind, `id:` its lobby number): what happened to a listed game,
-/// and its listing entry after it.
+/// with its listing entry after it (`game`), or to a seek, with the seek after it (`seek`: kinds
+/// `seek_opened` and `seek_closed`).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LobbyEvent {
     pub kind: LobbyKind,
-    #[schema(value_type = GameSummary)]
-    pub game: serde_json::Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<GameSummary>)]
+    pub game: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Seek>)]
+    pub seek: Option<serde_json::Value>,
+}
+
+/// What the lobby's stream sends (for the OpenAPI document).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum LobbyStreamEvent {
+    Snapshot(LobbySnapshot),
+    Announcement(LobbyEvent),
 }
 
 /// What a lobby stream shows.
@@ -158,7 +175,8 @@ impl LobbyFilter {
         if self.game.is_some_and(|game| game != row.game) {
             return false;
         }
-        let Some(wanted) = self.status else {
+        // Seeks are shown whatever the status filtered for: each is a game about to begin.
+        let Some(wanted) = self.status.filter(|_| !kind.of_seek()) else {
             return true;
         };
         // A game leaving the status watched is announced too, so the client can drop it.
@@ -171,7 +189,18 @@ impl LobbyFilter {
     }
 }
 
-/// `GET /v1/games/events`: the lobby's stream.
+/// The lobby, live: `event: lobby` first (the listed games and the open seeks), then one event
+/// per announcement, named by its kind, `id:` its lobby number. A seek is announced opened and
+/// closed (paired, cancelled or expired) whatever `status` filters. Reconnecting with
+/// `Last-Event-ID` (or `?since=`) sends the announcements after it; when they are no longer kept
+/// (after an hour), one `event: lobby` with `missed: true` instead.
+#[utoipa::path(get, path = "/v1/games/events", tag = "live", params(LobbyQuery),
+    responses(
+        (status = 200, description = "Server-sent events: `event: lobby` (a `LobbySnapshot`) first, then one `LobbyEvent` per announcement; a `: keep-alive` comment every 15 s",
+            content_type = "text/event-stream", body = LobbyStreamEvent),
+        (status = 400, response = BadRequest),
+        (status = 503, response = Unavailable),
+    ))]
 pub async fn lobby(
     app: web::Data<AppState>,
     req: HttpRequest,
@@ -222,8 +251,19 @@ async fn send_lobby_snapshot(
         },
     )
     .await?;
+    let mut seeks = Vec::new();
+    for game in app
+        .games
+        .iter()
+        .filter(|g| filter.game.is_none_or(|f| f == g.name))
+    {
+        for record in seeks::open(app, game.name).await? {
+            seeks.push(seeks::view(&record)?);
+        }
+    }
     let snapshot = LobbySnapshot {
         games: page.items,
+        seeks,
         missed,
     };
     Ok(outbox.send("lobby", head, &snapshot))
@@ -266,10 +306,11 @@ async fn follow_lobby(
                     continue;
                 };
                 if filter.shows(&row, kind) {
-                    let event = LobbyEvent {
-                        kind,
-                        game: row.entry.0,
+                    let (game, seek) = match kind.of_seek() {
+                        true => (None, Some(row.entry.0)),
+                        false => (Some(row.entry.0), None),
                     };
+                    let event = LobbyEvent { kind, game, seek };
                     if !outbox.send(kind.as_ref(), row.seq, &event) {
                         return;
                     }

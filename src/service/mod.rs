@@ -10,6 +10,7 @@ pub mod metrics;
 pub mod players;
 pub mod resource;
 pub mod seats;
+pub mod seeks;
 pub mod sweep;
 pub mod tokens;
 pub mod turns;

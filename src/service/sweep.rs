@@ -10,11 +10,15 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
+use super::live::Live;
+use super::seeks;
 use crate::config::Expiry;
 use crate::store::{GameStore, StoreResult};
 
 /// How often the sweep runs (and once right at start-up).
 pub const SWEEP_EVERY: Duration = Duration::from_secs(10 * 60);
+/// How often seeks whose time ran out are closed (and announced).
+pub const SEEKS_EVERY: Duration = Duration::from_secs(10);
 
 /// How long the lobby's announcements are kept for streams to replay.
 pub const LOBBY_KEEP: chrono::Duration = chrono::Duration::hours(1);
@@ -33,11 +37,16 @@ pub struct Swept {
 pub struct Sweeper {
     store: Arc<dyn GameStore>,
     expiry: Expiry,
+    live: Arc<Live>,
 }
 
 impl Sweeper {
-    pub fn new(store: Arc<dyn GameStore>, expiry: Expiry) -> Self {
-        Sweeper { store, expiry }
+    pub fn new(store: Arc<dyn GameStore>, expiry: Expiry, live: Arc<Live>) -> Self {
+        Sweeper {
+            store,
+            expiry,
+            live,
+        }
     }
 
     /// Removes what expired as of `now`.
@@ -56,13 +65,24 @@ impl Sweeper {
         Ok(swept)
     }
 
-    /// Sweeps now and then every [`SWEEP_EVERY`], for good; a failed sweep is logged and the next
-    /// one tries again.
+    /// Sweeps now and then every [`SWEEP_EVERY`], and closes expired seeks every
+    /// [`SEEKS_EVERY`], for good; a failed sweep is logged and the next one tries again.
     pub async fn run(self) {
         let mut every = tokio::time::interval(SWEEP_EVERY);
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut seeks = tokio::time::interval(SEEKS_EVERY);
+        seeks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
-            every.tick().await;
+            tokio::select! {
+                _ = every.tick() => {}
+                _ = seeks.tick() => {
+                    let expired = seeks::expire(&*self.store, &self.live, crate::store::now()).await;
+                    if let Err(err) = expired {
+                        tracing::warn!(error = %err, "closing expired seeks failed");
+                    }
+                    continue;
+                }
+            }
             match self.sweep(crate::store::now()).await {
                 Ok(swept) if swept != Swept::default() => tracing::info!(
                     waiting_games = swept.waiting_games,

@@ -94,7 +94,8 @@ pub trait GameStore: Send + Sync + 'static {
     /// The replay rows of a game's changes after version `after`, oldest first, at most `limit`.
     /// Only the latest [`REPLAY_KEEP`] changes of a game are kept.
     async fn changes_after(&self, id: Uuid, after: i64, limit: i64) -> StoreResult<Vec<ChangeRow>>;
-    /// The current version of each of these games (a removed game is left out).
+    /// The current version of each of these games (a removed game is left out), and version 1 of
+    /// each of these seeks that is closed (what a seek's stream watches for).
     async fn versions(&self, ids: &[Uuid]) -> StoreResult<Vec<(Uuid, i64)>>;
     /// Lobby announcements after sequence number `after`, oldest first, at most `limit`.
     async fn lobby_after(&self, after: i64, limit: i64) -> StoreResult<Vec<LobbyRow>>;
@@ -114,6 +115,38 @@ pub trait GameStore: Send + Sync + 'static {
         ticket_hash: &[u8],
         now: chrono::DateTime<chrono::Utc>,
     ) -> StoreResult<Option<TicketGrant>>;
+    /// Stores a new open seek and announces it in the lobby with its public `entry`; answers the
+    /// announcement's number.
+    async fn create_seek(&self, seek: &SeekRecord, entry: &serde_json::Value) -> StoreResult<i64>;
+    async fn load_seek(&self, id: Uuid) -> StoreResult<Option<SeekRecord>>;
+    /// A game's open seeks not expired by `now`, oldest first (at most 1,000).
+    async fn open_seeks(
+        &self,
+        game: &str,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> StoreResult<Vec<SeekRecord>>;
+    /// Creates the game the seeks are paired into, all or nothing: each seek must still be open
+    /// (else [`StoreError::Conflict`] and nothing is written), so one seek never lands in two
+    /// games. Answers the lobby's newest number after it.
+    async fn pair_seeks(&self, pairing: &Pairing) -> StoreResult<i64>;
+    /// Closes a seek that is still open (cancelled, expired) and announces it; `None` when it was
+    /// not open any more.
+    async fn close_seek(
+        &self,
+        closing: &SeekClosing,
+        at: chrono::DateTime<chrono::Utc>,
+    ) -> StoreResult<Option<i64>>;
+    /// Pushes an open seek's expiry on to `expires_at`; `false` when it is not open.
+    async fn touch_seek(
+        &self,
+        id: Uuid,
+        expires_at: chrono::DateTime<chrono::Utc>,
+    ) -> StoreResult<bool>;
+    /// Open seeks whose time ran out by `now` (at most 500), for the sweep to close.
+    async fn expired_seeks(
+        &self,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> StoreResult<Vec<SeekRecord>>;
     /// Notices of changes other processes on the same database commit (PostgreSQL's
     /// `LISTEN/NOTIFY`), from one listening connection; `None` where one process has the database
     /// to itself (SQLite).
@@ -157,7 +190,8 @@ pub trait GameStore: Send + Sync + 'static {
         -> StoreResult<u64>;
     /// Removes every poker deck nobody changed since `before`; answers how many went.
     async fn remove_idle_decks(&self, before: chrono::DateTime<chrono::Utc>) -> StoreResult<u64>;
-    /// Removes lobby announcements made before `before` and tickets expired by then.
+    /// Removes lobby announcements made before `before`, tickets expired by then, and seeks
+    /// closed before then.
     async fn remove_old_announcements(
         &self,
         before: chrono::DateTime<chrono::Utc>,

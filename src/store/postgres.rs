@@ -9,11 +9,15 @@ use uuid::Uuid;
 use super::sql::impl_sql_store;
 use super::*;
 
-/// The channel changes are announced on (`pg_notify` in every change's transaction).
-const CHANNEL: &str = "parlor_changes";
+/// The channel changes are announced on (`pg_notify` in every change's transaction), followed by
+/// the schema's name: notifications reach every session of the database, and a lobby number of
+/// one schema means nothing in another.
+const CHANNEL: &str = "parlor_changes_";
 
 pub struct PgStore {
     pool: PgPool,
+    /// [`CHANNEL`] and the schema the store works in.
+    channel: String,
 }
 
 impl PgStore {
@@ -30,14 +34,19 @@ impl PgStore {
             .run(&pool)
             .await
             .map_err(|e| StoreError::Unavailable(format!("migration failed: {e}")))?;
-        Ok(Self { pool })
+        let schema: String = sqlx::query_scalar("SELECT current_schema()")
+            .fetch_one(&pool)
+            .await
+            .map_err(StoreError::from_sqlx)?;
+        let channel = format!("{CHANNEL}{schema}");
+        Ok(Self { pool, channel })
     }
 
     /// Listens on one connection of its own and passes every notice on; after the connection
     /// was lost it says [`Notice::Resumed`] once it listens again.
     fn notices(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Notice>> {
         let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();
-        let pool = self.pool.clone();
+        let (pool, channel) = (self.pool.clone(), self.channel.clone());
         tokio::spawn(async move {
             let mut first = true;
             while !sender.is_closed() {
@@ -49,7 +58,7 @@ impl PgStore {
                         continue;
                     }
                 };
-                if let Err(err) = listener.listen(CHANNEL).await {
+                if let Err(err) = listener.listen(&channel).await {
                     tracing::warn!(error = %err, "cannot listen for changes; trying again");
                     tokio::time::sleep(Duration::from_secs(1)).await;
                     continue;
@@ -81,7 +90,7 @@ impl PgStore {
 impl_sql_store!(
     PgStore,
     state_param: Json,
-    notify: Some("SELECT pg_notify('parlor_changes', $1)"),
+    notify: Some("SELECT pg_notify('parlor_changes_' || current_schema(), $1)"),
     // Held to the commit: a lobby number is taken only once every smaller one has committed, so a
     // reader that has seen number n never finds a smaller one later.
     lobby_lock: Some("SELECT pg_advisory_xact_lock(7100001)"),

@@ -196,6 +196,17 @@ pub enum LobbyKind {
     Started,
     Finished,
     Aborted,
+    /// A seek was opened (its entry is the seek, not a game).
+    SeekOpened,
+    /// A seek was paired, cancelled or expired.
+    SeekClosed,
+}
+
+impl LobbyKind {
+    /// Whether the announcement is of a seek rather than a game.
+    pub fn of_seek(self) -> bool {
+        matches!(self, LobbyKind::SeekOpened | LobbyKind::SeekClosed)
+    }
 }
 
 /// One stored lobby announcement.
@@ -219,11 +230,54 @@ pub struct ChangeRow {
     pub at: DateTime<Utc>,
 }
 
-/// What a stream ticket opens: a game's stream, as `seat` sees it (`None`: a spectator).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::FromRow)]
+/// What a stream ticket opens: a game's stream, as `seat` sees it (`None`: a spectator), or a
+/// seek's stream, whose secret travels sealed with the ticket (`seal`, see `service::seeks`).
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct TicketGrant {
     pub target: Uuid,
     pub seat: Option<i32>,
+    pub seal: Option<Vec<u8>>,
+}
+
+/// A player asking the lobby for an opponent, as stored. `options` are the game's create options
+/// without `players`; two seeks pair only when theirs are equal. `rating` is the seeker's rating
+/// (registered players only), `rating_min`/`rating_max` the range it accepts an opponent in.
+#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
+pub struct SeekRecord {
+    pub id: Uuid,
+    pub game: String,
+    pub options: Json<Value>,
+    pub players: i32,
+    /// The seat it asks for (seat 0 moves first), if any.
+    pub seat: Option<i32>,
+    pub name: String,
+    pub player: Option<String>,
+    pub rating: Option<f64>,
+    pub rating_min: Option<f64>,
+    pub rating_max: Option<f64>,
+    pub secret_hash: Vec<u8>,
+    /// `open`, `paired`, `cancelled` or `expired`.
+    pub status: String,
+    pub game_id: Option<Uuid>,
+    pub paired_seat: Option<i32>,
+    pub created_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+    pub closed_at: Option<DateTime<Utc>>,
+}
+
+/// A seek leaving the lobby: how (`paired`, `cancelled`, `expired`), and its lobby entry after.
+#[derive(Clone, Debug)]
+pub struct SeekClosing {
+    pub id: Uuid,
+    pub status: &'static str,
+    pub entry: Value,
+}
+
+/// Seeks paired into a new game: each seek's seat and announcement, and the game.
+#[derive(Clone, Debug)]
+pub struct Pairing {
+    pub seats: Vec<(SeekClosing, i32)>,
+    pub game: NewGame,
 }
 
 /// A finished rated game, for the rating update the store makes in the finishing transaction

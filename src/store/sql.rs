@@ -203,22 +203,11 @@ macro_rules! impl_sql_store {
         lobby_lock: $lobby_lock:expr,
         notices: $notices:path
     ) => {
-        #[async_trait::async_trait]
-        impl $crate::store::GameStore for $store {
-            fn notices(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Notice>> {
-                $notices(self)
-            }
-
-            async fn ping(&self) -> StoreResult<()> {
-                sqlx::query("SELECT 1")
-                    .execute(&self.pool)
-                    .await
-                    .map_err(StoreError::from_sqlx)?;
-                Ok(())
-            }
-
-            async fn create_game(&self, game: &NewGame) -> StoreResult<Option<i64>> {
-                let mut tx = self.writer().begin().await.map_err(StoreError::from_sqlx)?;
+        /// Inserts a new game, its seats and its players' score rows inside transaction `$tx`.
+        macro_rules! insert_game {
+            ($tx:expr, $game:expr) => {{
+                let tx = $tx;
+                let game: &NewGame = $game;
                 sqlx::query(
                     "INSERT INTO games (id, game, status, version, turn, state, result, created_at, updated_at) \
                      VALUES ($1, $2, $3, 0, $4, $5, NULL, $6, $6)",
@@ -229,7 +218,7 @@ macro_rules! impl_sql_store {
                 .bind(game.turn)
                 .bind($state_param(&*game.state))
                 .bind(game.at)
-                .execute(&mut *tx)
+                .execute(&mut **tx)
                 .await
                 .map_err(StoreError::from_sqlx)?;
                 for seat in &game.seats {
@@ -246,11 +235,11 @@ macro_rules! impl_sql_store {
                     .bind(&seat.player)
                     .bind(&seat.invite_hash)
                     .bind(&seat.reserved_for)
-                    .execute(&mut *tx)
+                    .execute(&mut **tx)
                     .await
                     .map_err(StoreError::from_sqlx)?;
                 }
-                $crate::store::sql::relist!(&mut tx, game.id);
+                $crate::store::sql::relist!(&mut *tx, game.id);
                 for holder in &game.scored_players {
                     sqlx::query(
                         "INSERT INTO player_stats (owner, game, name, player, score, wins, losses, draws) \
@@ -261,10 +250,73 @@ macro_rules! impl_sql_store {
                     .bind(&holder.name)
                     .bind(&holder.player)
                     .bind(INITIAL_SCORE)
-                    .execute(&mut *tx)
+                    .execute(&mut **tx)
                     .await
                     .map_err(StoreError::from_sqlx)?;
                 }
+            }};
+        }
+
+        /// Announces a seek opened or closed inside transaction `$tx`, and tells other processes
+        /// (a closed seek as "version 1" of its id, which its stream watches); answers the
+        /// announcement's number.
+        macro_rules! announce_seek {
+            ($tx:expr, $id:expr, $game:expr, $kind:expr, $status:expr, $entry:expr, $at:expr) => {{
+                let tx = $tx;
+                let id: Uuid = $id;
+                let kind: LobbyKind = $kind;
+                let notify: Option<&str> = $notify;
+                let lobby_lock: Option<&str> = $lobby_lock;
+                if let Some(lock) = lobby_lock {
+                    sqlx::query(lock).execute(&mut **tx).await.map_err(StoreError::from_sqlx)?;
+                }
+                let seq: i64 = sqlx::query_scalar(
+                    "INSERT INTO lobby (game_id, game, kind, status, entry, at) \
+                     VALUES ($1, $2, $3, $4, $5, $6) RETURNING seq",
+                )
+                .bind(id)
+                .bind($game)
+                .bind(kind.as_ref())
+                .bind($status)
+                .bind(Json($entry))
+                .bind($at)
+                .fetch_one(&mut **tx)
+                .await
+                .map_err(StoreError::from_sqlx)?;
+                if let Some(notify) = notify {
+                    let mut notices = vec![Notice::Lobby { seq }];
+                    if kind == LobbyKind::SeekClosed {
+                        notices.push(Notice::Game { id, version: 1 });
+                    }
+                    for notice in notices {
+                        sqlx::query(notify)
+                            .bind(notice.payload())
+                            .execute(&mut **tx)
+                            .await
+                            .map_err(StoreError::from_sqlx)?;
+                    }
+                }
+                seq
+            }};
+        }
+
+        #[async_trait::async_trait]
+        impl $crate::store::GameStore for $store {
+            fn notices(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Notice>> {
+                $notices(self)
+            }
+
+            async fn ping(&self) -> StoreResult<()> {
+                sqlx::query("SELECT 1")
+                    .execute(&self.pool)
+                    .await
+                    .map_err(StoreError::from_sqlx)?;
+                Ok(())
+            }
+
+            async fn create_game(&self, game: &NewGame) -> StoreResult<Option<i64>> {
+                let mut tx = self.writer().begin().await.map_err(StoreError::from_sqlx)?;
+                insert_game!(&mut tx, game);
                 let seq = $crate::store::sql::announce!(
                     &mut tx, game.id, &game.game, 0, Some(&game.lobby), game.at, $notify, $lobby_lock
                 );
@@ -429,7 +481,10 @@ macro_rules! impl_sql_store {
                 let mut found = Vec::with_capacity(ids.len());
                 for chunk in ids.chunks(500) {
                     let list = $crate::store::sql::placeholders(chunk.len());
-                    let sql = format!("SELECT id, version FROM games WHERE id IN ({list})");
+                    let sql = format!(
+                        "SELECT id, version FROM games WHERE id IN ({list}) UNION ALL \
+                         SELECT id, 1 FROM seeks WHERE status <> 'open' AND id IN ({list})"
+                    );
                     let mut query = sqlx::query_as::<_, (Uuid, i64)>(&sql);
                     for id in chunk {
                         query = query.bind(id);
@@ -466,11 +521,13 @@ macro_rules! impl_sql_store {
                 expires_at: chrono::DateTime<chrono::Utc>,
             ) -> StoreResult<()> {
                 sqlx::query(
-                    "INSERT INTO stream_tickets (ticket_hash, target, seat, expires_at) VALUES ($1, $2, $3, $4)",
+                    "INSERT INTO stream_tickets (ticket_hash, target, seat, seal, expires_at) \
+                     VALUES ($1, $2, $3, $4, $5)",
                 )
                 .bind(ticket_hash)
                 .bind(grant.target)
                 .bind(grant.seat)
+                .bind(&grant.seal)
                 .bind(expires_at)
                 .execute(self.writer())
                 .await
@@ -483,16 +540,18 @@ macro_rules! impl_sql_store {
                 ticket_hash: &[u8],
                 now: chrono::DateTime<chrono::Utc>,
             ) -> StoreResult<Option<TicketGrant>> {
-                let taken: Option<(Uuid, Option<i32>, chrono::DateTime<chrono::Utc>)> = sqlx::query_as(
-                    "DELETE FROM stream_tickets WHERE ticket_hash = $1 RETURNING target, seat, expires_at",
+                type Taken = (Uuid, Option<i32>, Option<Vec<u8>>, chrono::DateTime<chrono::Utc>);
+                let taken: Option<Taken> = sqlx::query_as(
+                    "DELETE FROM stream_tickets WHERE ticket_hash = $1 \
+                     RETURNING target, seat, seal, expires_at",
                 )
                 .bind(ticket_hash)
                 .fetch_optional(self.writer())
                 .await
                 .map_err(StoreError::from_sqlx)?;
                 Ok(taken
-                    .filter(|(_, _, expires_at)| *expires_at > now)
-                    .map(|(target, seat, _)| TicketGrant { target, seat }))
+                    .filter(|(_, _, _, expires_at)| *expires_at > now)
+                    .map(|(target, seat, seal, _)| TicketGrant { target, seat, seal }))
             }
 
             async fn remove_old_announcements(
@@ -510,7 +569,169 @@ macro_rules! impl_sql_store {
                     "DELETE FROM lobby WHERE seq IN (SELECT seq FROM lobby WHERE at < $1 LIMIT $2)",
                     before
                 );
-                Ok(tickets? + lobby?)
+                let seeks: StoreResult<u64> = $crate::store::sql::remove_in_batches!(
+                    self,
+                    "DELETE FROM seeks WHERE id IN (SELECT id FROM seeks \
+                     WHERE status <> 'open' AND closed_at < $1 LIMIT $2)",
+                    before
+                );
+                Ok(tickets? + lobby? + seeks?)
+            }
+
+            async fn create_seek(&self, seek: &SeekRecord, entry: &serde_json::Value) -> StoreResult<i64> {
+                let mut tx = self.writer().begin().await.map_err(StoreError::from_sqlx)?;
+                sqlx::query(
+                    "INSERT INTO seeks (id, game, options, players, seat, name, player, rating, \
+                     rating_min, rating_max, secret_hash, status, created_at, expires_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'open', $12, $13)",
+                )
+                .bind(seek.id)
+                .bind(&seek.game)
+                .bind(&seek.options)
+                .bind(seek.players)
+                .bind(seek.seat)
+                .bind(&seek.name)
+                .bind(&seek.player)
+                .bind(seek.rating)
+                .bind(seek.rating_min)
+                .bind(seek.rating_max)
+                .bind(&seek.secret_hash)
+                .bind(seek.created_at)
+                .bind(seek.expires_at)
+                .execute(&mut *tx)
+                .await
+                .map_err(StoreError::from_sqlx)?;
+                let seq = announce_seek!(
+                    &mut tx, seek.id, &seek.game, LobbyKind::SeekOpened, "open", entry, seek.created_at
+                );
+                tx.commit().await.map_err(StoreError::from_sqlx)?;
+                Ok(seq)
+            }
+
+            async fn load_seek(&self, id: Uuid) -> StoreResult<Option<SeekRecord>> {
+                sqlx::query_as("SELECT * FROM seeks WHERE id = $1")
+                    .bind(id)
+                    .fetch_optional(&self.pool)
+                    .await
+                    .map_err(StoreError::from_sqlx)
+            }
+
+            async fn open_seeks(
+                &self,
+                game: &str,
+                now: chrono::DateTime<chrono::Utc>,
+            ) -> StoreResult<Vec<SeekRecord>> {
+                sqlx::query_as(
+                    "SELECT * FROM seeks WHERE status = 'open' AND game = $1 AND expires_at > $2 \
+                     ORDER BY created_at, id LIMIT 1000",
+                )
+                .bind(game)
+                .bind(now)
+                .fetch_all(&self.pool)
+                .await
+                .map_err(StoreError::from_sqlx)
+            }
+
+            async fn pair_seeks(&self, pairing: &Pairing) -> StoreResult<i64> {
+                let game = &pairing.game;
+                let mut seats: Vec<&(SeekClosing, i32)> = pairing.seats.iter().collect();
+                // Always in the same order, so two pairings that share seeks never deadlock.
+                seats.sort_by_key(|(closing, _)| closing.id);
+                let mut tx = self.writer().begin().await.map_err(StoreError::from_sqlx)?;
+                for (closing, seat) in &seats {
+                    let taken = sqlx::query(
+                        "UPDATE seeks SET status = 'paired', game_id = $1, paired_seat = $2, \
+                         closed_at = $3 WHERE id = $4 AND status = 'open'",
+                    )
+                    .bind(game.id)
+                    .bind(seat)
+                    .bind(game.at)
+                    .bind(closing.id)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(StoreError::from_sqlx)?;
+                    if taken.rows_affected() != 1 {
+                        // Paired elsewhere, cancelled or expired meanwhile: nothing is written.
+                        return Err(StoreError::Conflict);
+                    }
+                }
+                insert_game!(&mut tx, game);
+                let mut head = $crate::store::sql::announce!(
+                    &mut tx, game.id, &game.game, 0, Some(&game.lobby), game.at, $notify, $lobby_lock
+                )
+                .unwrap_or(0);
+                for (closing, _) in &seats {
+                    head = announce_seek!(
+                        &mut tx, closing.id, &game.game, LobbyKind::SeekClosed, closing.status,
+                        &closing.entry, game.at
+                    );
+                }
+                tx.commit().await.map_err(StoreError::from_sqlx)?;
+                Ok(head)
+            }
+
+            async fn close_seek(
+                &self,
+                closing: &SeekClosing,
+                at: chrono::DateTime<chrono::Utc>,
+            ) -> StoreResult<Option<i64>> {
+                let mut tx = self.writer().begin().await.map_err(StoreError::from_sqlx)?;
+                let game: Option<String> = sqlx::query_scalar(
+                    "UPDATE seeks SET status = $1, closed_at = $2 WHERE id = $3 AND status = 'open' \
+                     RETURNING game",
+                )
+                .bind(closing.status)
+                .bind(at)
+                .bind(closing.id)
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(StoreError::from_sqlx)?;
+                let Some(game) = game else { return Ok(None) };
+                let seq = announce_seek!(
+                    &mut tx, closing.id, &game, LobbyKind::SeekClosed, closing.status,
+                    &closing.entry, at
+                );
+                tx.commit().await.map_err(StoreError::from_sqlx)?;
+                Ok(Some(seq))
+            }
+
+            async fn touch_seek(
+                &self,
+                id: Uuid,
+                expires_at: chrono::DateTime<chrono::Utc>,
+            ) -> StoreResult<bool> {
+                let touched = sqlx::query(
+                    "UPDATE seeks SET expires_at = $1 WHERE id = $2 AND status = 'open' AND expires_at < $1",
+                )
+                .bind(expires_at)
+                .bind(id)
+                .execute(self.writer())
+                .await
+                .map_err(StoreError::from_sqlx)?;
+                if touched.rows_affected() == 1 {
+                    return Ok(true);
+                }
+                let open: Option<i32> =
+                    sqlx::query_scalar("SELECT 1 FROM seeks WHERE id = $1 AND status = 'open'")
+                        .bind(id)
+                        .fetch_optional(&self.pool)
+                        .await
+                        .map_err(StoreError::from_sqlx)?;
+                Ok(open.is_some())
+            }
+
+            async fn expired_seeks(
+                &self,
+                now: chrono::DateTime<chrono::Utc>,
+            ) -> StoreResult<Vec<SeekRecord>> {
+                sqlx::query_as(
+                    "SELECT * FROM seeks WHERE status = 'open' AND expires_at <= $1 \
+                     ORDER BY expires_at LIMIT 500",
+                )
+                .bind(now)
+                .fetch_all(&self.pool)
+                .await
+                .map_err(StoreError::from_sqlx)
             }
 
             async fn move_log(&self, id: Uuid, after: i64, limit: i64) -> StoreResult<Vec<LogEntry>> {

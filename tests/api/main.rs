@@ -17,6 +17,7 @@ mod players_api;
 mod poker_api;
 mod release_store;
 mod security;
+mod seeks;
 mod store_contract;
 mod streams;
 mod tictactoe;

@@ -9,8 +9,9 @@ use parlor::games::{GameStatus, SeatKindWord};
 use parlor::rating::{Rating, Standing};
 use parlor::store::{
     BoardCursor, BoardQuery, BoardRow, BoardSort, Commit, DeckRecord, GameFilter, GameStore,
-    HeldVersion, LobbyKind, LobbyNote, NewGame, PlayerRecord, Rated, RatedGame, RatedSide,
-    ScoreChange, ScoreHolder, SeatRow, StoreError, StoredState, TicketGrant, REPLAY_KEEP,
+    HeldVersion, LobbyKind, LobbyNote, NewGame, Pairing, PlayerRecord, Rated, RatedGame, RatedSide,
+    ScoreChange, ScoreHolder, SeatRow, SeekClosing, SeekRecord, StoreError, StoredState,
+    TicketGrant, REPLAY_KEEP,
 };
 use serde_json::{json, Value};
 use sqlx::types::Json;
@@ -100,13 +101,17 @@ async fn tickets_and_replay(store: &dyn GameStore, game: &NewGame) {
     let grant = TicketGrant {
         target: game.id,
         seat: Some(0),
+        seal: Some(vec![7; 32]),
     };
     let ticket = rand::random::<[u8; 32]>();
     store
-        .issue_ticket(&ticket, grant, now + chrono::Duration::seconds(60))
+        .issue_ticket(&ticket, grant.clone(), now + chrono::Duration::seconds(60))
         .await
         .unwrap();
-    assert_eq!(store.take_ticket(&ticket, now).await.unwrap(), Some(grant));
+    assert_eq!(
+        store.take_ticket(&ticket, now).await.unwrap(),
+        Some(grant.clone())
+    );
     assert_eq!(
         store.take_ticket(&ticket, now).await.unwrap(),
         None,
@@ -134,6 +139,150 @@ async fn tickets_and_replay(store: &dyn GameStore, game: &NewGame) {
     assert_eq!(kept.last().unwrap().version, changes);
 }
 
+fn new_seek(name: &str, expires_at: chrono::DateTime<Utc>) -> SeekRecord {
+    let now = parlor::store::now();
+    SeekRecord {
+        id: Uuid::now_v7(),
+        game: "gomoku".into(),
+        options: Json(json!({"size": 15})),
+        players: 2,
+        seat: None,
+        name: name.into(),
+        player: None,
+        rating: Some(1500.0),
+        rating_min: Some(1400.0),
+        rating_max: None,
+        secret_hash: rand::random::<[u8; 32]>().to_vec(),
+        status: "open".into(),
+        game_id: None,
+        paired_seat: None,
+        created_at: now,
+        expires_at,
+        closed_at: None,
+    }
+}
+
+fn closing(seek: &SeekRecord, status: &'static str) -> SeekClosing {
+    SeekClosing {
+        id: seek.id,
+        status,
+        entry: json!({"id": seek.id, "status": status}),
+    }
+}
+
+/// A game of paired seeks, kept off the listing and leaderboard checks' players.
+fn seek_game() -> NewGame {
+    NewGame {
+        scored_players: Vec::new(),
+        ..new_game("seeker")
+    }
+}
+
+/// Seeks: stored as given, listed while open and unexpired, closed once, and paired all or
+/// nothing: a pairing with a seek no longer open writes no game.
+async fn seeks(store: &dyn GameStore) {
+    let now = parlor::store::now();
+    let open = new_seek("sa", now + chrono::Duration::minutes(2));
+    let late = new_seek("sb", now - chrono::Duration::seconds(1));
+    let other = new_seek("sc", now + chrono::Duration::minutes(2));
+    for seek in [&open, &late, &other] {
+        let seq = store
+            .create_seek(seek, &json!({"id": seek.id}))
+            .await
+            .unwrap();
+        let row = &store.lobby_after(seq - 1, 1).await.unwrap()[0];
+        assert_eq!((row.kind.as_str(), row.game_id), ("seek_opened", seek.id));
+    }
+    assert_eq!(
+        store.load_seek(open.id).await.unwrap().as_ref(),
+        Some(&open)
+    );
+    let listed: Vec<Uuid> = store
+        .open_seeks("gomoku", now)
+        .await
+        .unwrap()
+        .iter()
+        .map(|s| s.id)
+        .collect();
+    assert!(listed.contains(&open.id) && !listed.contains(&late.id));
+    assert!(store
+        .expired_seeks(now)
+        .await
+        .unwrap()
+        .iter()
+        .any(|s| s.id == late.id));
+    assert!(store
+        .close_seek(&closing(&late, "expired"), now)
+        .await
+        .unwrap()
+        .is_some());
+    assert_eq!(
+        store
+            .close_seek(&closing(&late, "expired"), now)
+            .await
+            .unwrap(),
+        None,
+        "once"
+    );
+    assert!(!store.touch_seek(late.id, now).await.unwrap());
+    assert!(store
+        .touch_seek(open.id, now + chrono::Duration::minutes(3))
+        .await
+        .unwrap());
+
+    // A pairing that includes a closed seek is refused whole.
+    let refused = Pairing {
+        seats: vec![(closing(&open, "paired"), 0), (closing(&late, "paired"), 1)],
+        game: seek_game(),
+    };
+    assert!(matches!(
+        store.pair_seeks(&refused).await,
+        Err(StoreError::Conflict)
+    ));
+    assert!(store
+        .load_game(refused.game.id, None)
+        .await
+        .unwrap()
+        .is_none());
+    assert_eq!(
+        store.load_seek(open.id).await.unwrap().unwrap().status,
+        "open"
+    );
+    let paired = Pairing {
+        seats: vec![
+            (closing(&open, "paired"), 1),
+            (closing(&other, "paired"), 0),
+        ],
+        game: seek_game(),
+    };
+    store.pair_seeks(&paired).await.unwrap();
+    let after = store.load_seek(open.id).await.unwrap().unwrap();
+    assert_eq!(
+        (after.status.as_str(), after.game_id, after.paired_seat),
+        ("paired", Some(paired.game.id), Some(1))
+    );
+    assert!(store
+        .load_game(paired.game.id, None)
+        .await
+        .unwrap()
+        .is_some());
+    let again = Pairing {
+        seats: vec![
+            (closing(&open, "paired"), 0),
+            (closing(&other, "paired"), 1),
+        ],
+        game: seek_game(),
+    };
+    assert!(
+        matches!(store.pair_seeks(&again).await, Err(StoreError::Conflict)),
+        "once"
+    );
+    // A closed seek reads as "version 1" for the streams that watch it.
+    let versions = store.versions(&[open.id, late.id]).await.unwrap();
+    assert_eq!(versions.len(), 2);
+    assert!(versions.iter().all(|(_, v)| *v == 1));
+}
+
 async fn contract(db: Db) {
     let Some((store, _dir)) = store(db).await else {
         return;
@@ -153,6 +302,7 @@ async fn contract(db: Db) {
     assert_eq!(lobby[0].entry.0, json!({"player": player}));
     assert!(store.lobby_head().await.unwrap() >= seq);
     tickets_and_replay(&*store, &game).await;
+    seeks(&*store).await;
 
     // Round trip.
     let loaded = store.load_game(game.id, None).await.unwrap().unwrap();

@@ -19,6 +19,7 @@ use crate::games::registry::{Games, TurnGameVisitor};
 use crate::games::{AiAnalysis, GameResult, TurnGame};
 use crate::http::problems::{problem_refs, ProblemSet};
 use crate::service::resource::SeatView;
+use crate::service::seeks::{SeekCreated, SeekRequest};
 use crate::service::turns::follow::StreamTicket;
 use crate::service::turns::{
     AiMoveRequest, JoinRequest, LogItem, MessageRequest, SeatInvite, SeatToken,
@@ -738,7 +739,7 @@ fn change_schema(names: &Names) -> RefOr<Schema> {
         .into()
 }
 
-/// The event stream, its ticket.
+/// The event stream, its ticket, and seeking an opponent.
 fn add_live(doc: &mut OpenApi, names: &Names, paths: &GamePaths) {
     let op = |id: &str, summary: &'static str, description: &'static str, auth: Auth| Op {
         names,
@@ -792,6 +793,31 @@ fn add_live(doc: &mut OpenApi, names: &Names, paths: &GamePaths) {
         vec![HttpMethod::Post],
         ticket,
     );
+    let components = doc.components.get_or_insert_with(Default::default);
+    register::<SeekRequest>(components);
+    register::<SeekCreated>(components);
+    let seek = Op {
+        tag: "seeks",
+        ..op(
+            "seek",
+            "Seek an opponent",
+            "Opens a seek: the lobby pairs it with other seeks of this game with the same `options` and number of `players` (colours drawn at random unless `seat` asks for one; with a player key, each player's rating within the other's `rating_range`), creates the game and sends each seek `event: paired` on its own stream (`GET /v1/seeks/{id}/events`), with its seat's token: the seek's `secret`. A seek lives while its stream (or a long poll, `GET /v1/seeks/{id}?wait=`) is open, and two minutes without one. Open seeks are listed on the lobby's stream, without their secrets.",
+            Auth::OptionalPlayerKey,
+        )
+    }
+    .build(
+        false,
+        Some(json_body(reference_to::<SeekRequest>(), true)),
+        "201",
+        json_response(
+            "The seek (paired already if it could be); `secret` is shown only now",
+            reference_to::<SeekCreated>(),
+            false,
+        ),
+        ProblemSet::CREATE,
+    );
+    doc.paths
+        .add_path_operation(&paths.seeks, vec![HttpMethod::Post], seek);
 }
 
 /// Additions to a built operation.

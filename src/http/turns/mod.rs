@@ -251,13 +251,15 @@ fn view_of<V>(game: &GameResource<V>) -> View {
 pub struct GamePaths {
     pub games: String,
     pub game: String,
+    pub seeks: String,
 }
 
 impl GamePaths {
     pub fn of<G: TurnGame>() -> Self {
         let games = format!("/v1/{}/games", G::NAME);
         let game = format!("{games}/{{id}}");
-        GamePaths { games, game }
+        let seeks = format!("/v1/{}/seeks", G::NAME);
+        GamePaths { games, game, seeks }
     }
 
     pub fn action(&self, action: &str) -> String {
@@ -293,7 +295,8 @@ fn routes<G: TurnGame>(cfg: &mut web::ServiceConfig) {
         .service(
             resource(&paths.action("stream-ticket"), "POST")
                 .route(web::post().to(events::stream_ticket::<G>)),
-        );
+        )
+        .service(resource(&paths.seeks, "POST").route(web::post().to(super::seeks::create::<G>)));
     if G::UNDO {
         cfg.service(
             resource(&paths.action("undo"), "POST").route(web::post().to(seat_action::<G, UNDO>)),

@@ -75,6 +75,7 @@ pub async fn stream_ticket<G: TurnGame>(
     let grant = TicketGrant {
         target: id,
         seat: seat.map(|s| s as i32),
+        seal: None,
     };
     svc.store.issue_ticket(&hash.0, grant, expires_at).await?;
     Ok(StreamTicket { ticket, expires_at })

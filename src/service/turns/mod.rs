@@ -22,6 +22,7 @@ use uuid::Uuid;
 use cache::HeldGame;
 pub use cache::LoadedGames;
 pub use log::{log, report, LogItem};
+pub(crate) use play::new_game;
 pub use play::{ai_move, create, get, play, take_back, AiMoveRequest, Read, TakeBack};
 pub use seating::{end, join, message, reissue_token, start, JoinRequest, Joined, MessageRequest};
 

@@ -137,41 +137,7 @@ pub async fn create<G: TurnGame>(
             reserved_for: reserved_for.get(&seat).cloned(),
         });
     }
-    let scored_players = if G::SCORED {
-        seat_rows
-            .iter()
-            .filter(|s| s.kind == SeatKindWord::Human)
-            .filter_map(super::score_holder)
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let now = crate::store::now();
-    let status = status_of(&game, &seat_rows);
-    let mut row = GameRow {
-        id: Uuid::now_v7(),
-        game: G::NAME.into(),
-        status,
-        version: 0,
-        turn: turn_of(&game, status).map(|t| t as i32),
-        // Filled in after the insert, which takes the state.
-        state: None,
-        result: None,
-        created_at: now,
-        updated_at: now,
-    };
-    let lobby = super::lobby_note(crate::store::LobbyKind::Created, &row, &seat_rows)?;
-    let new_game = NewGame {
-        id: row.id,
-        game: row.game.clone(),
-        status: row.status,
-        turn: row.turn,
-        state: state_json(&game)?,
-        seats: seat_rows.clone(),
-        scored_players,
-        lobby,
-        at: now,
-    };
+    let (mut row, new_game) = new_game(&game, seat_rows.clone())?;
     if let Some(seq) = svc.store.create_game(&new_game).await? {
         svc.live.lobby_moved(seq);
     }
@@ -201,6 +167,50 @@ pub async fn create<G: TurnGame>(
         owner_token: owner.map(|(token, _)| token),
         events,
     })
+}
+
+/// A new game's row, and what the store inserts of it: the state, the seats, the score rows of its
+/// players and the lobby's announcement.
+pub(crate) fn new_game<G: TurnGame>(
+    game: &G,
+    seats: Vec<SeatRow>,
+) -> ServiceResult<(GameRow, NewGame)> {
+    let scored_players = if G::SCORED {
+        seats
+            .iter()
+            .filter(|s| s.kind == SeatKindWord::Human)
+            .filter_map(super::score_holder)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let now = crate::store::now();
+    let status = status_of(game, &seats);
+    let row = GameRow {
+        id: Uuid::now_v7(),
+        game: G::NAME.into(),
+        status,
+        version: 0,
+        turn: turn_of(game, status).map(|t| t as i32),
+        // Filled in after the insert, which takes the state.
+        state: None,
+        result: None,
+        created_at: now,
+        updated_at: now,
+    };
+    let lobby = super::lobby_note(crate::store::LobbyKind::Created, &row, &seats)?;
+    let new_game = NewGame {
+        id: row.id,
+        game: row.game.clone(),
+        status: row.status,
+        turn: row.turn,
+        state: state_json(game)?,
+        seats,
+        scored_players,
+        lobby,
+        at: now,
+    };
+    Ok((row, new_game))
 }
 
 /// The registered players open seats are reserved for (`{"open": {"for": …}}`), by seat: their
