@@ -202,7 +202,7 @@ impl CorsPolicy {
 fn cors(origins: Option<&Vec<String>>) -> actix_cors::Cors {
     use actix_web::http::header;
     let cors = actix_cors::Cors::default()
-        .allowed_methods(["GET", "HEAD", "POST", "OPTIONS"])
+        .allowed_methods(["GET", "HEAD", "POST", "DELETE", "OPTIONS"])
         .allowed_headers([
             header::AUTHORIZATION,
             header::CONTENT_TYPE,

@@ -464,3 +464,80 @@ async fn two_processes_on_postgres_deliver_every_change_to_every_watcher() {
     }
     assert_eq!(seen[0], seen[1]);
 }
+
+/// A client that stops reading is dropped over a real socket, not only in the queue's unit test:
+/// its receive buffer is tiny and it reads nothing while changes are made, until its stream's
+/// place (the server allows one) is free again. It then finds its stream ended short of the last
+/// version, and resuming from what it got loses nothing.
+#[actix_web::test]
+async fn a_reader_that_stops_reading_is_dropped_and_resumes_without_a_gap() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let (url, dir) = common::fresh_database(Db::Sqlite).await.unwrap();
+    let config = parlor::config::Config {
+        max_streams: 1,
+        ..common::test_config(&url)
+    };
+    let app = common::spawn_on(&url, dir, config).await;
+    let (id, tokens) = app
+        .create_gomoku(json!({"takeback": "any", "players": [{"name": "ann"}, {"name": "ben"}]}))
+        .await;
+    let black = tokens[0].clone().unwrap();
+    let address = app.base.trim_start_matches("http://");
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut slow = socket.connect(address.parse().unwrap()).await.unwrap();
+    let request = format!(
+        "GET /v1/gomoku/games/{id}/events HTTP/1.1\r\nHost: {address}\r\n\
+         Accept: text/event-stream\r\n\r\n"
+    );
+    slow.write_all(request.as_bytes()).await.unwrap();
+
+    // Each move and each undo is a change. Every 20 of them, a long poll asks for the one place
+    // the slow stream holds: 503 while it holds it.
+    let undo = format!("/v1/gomoku/games/{id}/undo");
+    let mut version = 0;
+    loop {
+        for _ in 0..10 {
+            app.gomoku_move(&id, &black, "h8").await.expect(200);
+            app.post_as(&undo, json!({}), &black).await.expect(200);
+            version += 2;
+        }
+        let probe = app
+            .get(&format!("/v1/gomoku/games/{id}?wait=1&after={version}"))
+            .await;
+        if probe.status != 503 {
+            assert_eq!(probe.status, 304);
+            break;
+        }
+        assert!(
+            version < 5000,
+            "a client that reads nothing was never dropped"
+        );
+    }
+
+    // It reads at last: its stream ended (the last chunk came) before the newest version.
+    let mut raw = Vec::new();
+    let read = tokio::time::timeout(WAIT, slow.read_to_end(&mut raw)).await;
+    let text = String::from_utf8_lossy(&raw);
+    assert!(
+        read.is_ok() || text.ends_with("\r\n0\r\n\r\n"),
+        "the slow stream was never ended"
+    );
+    let ids: Vec<i64> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("id: ")?.trim().parse().ok())
+        .collect();
+    let last = *ids.last().expect("some events came first");
+    assert!(
+        last < version,
+        "dropped before version {version}, so it ends before"
+    );
+
+    let events = format!("/v1/gomoku/games/{id}/events");
+    let mut resumed = stream(&app, &events, None, Some(last)).await;
+    for expected in last + 1..=version {
+        let event = resumed.next(WAIT).await.expect("every later change");
+        assert_eq!((event.name.as_str(), event.id), ("change", Some(expected)));
+    }
+}

@@ -1,5 +1,5 @@
-//! The README's curl walkthroughs run as printed: the ```sh blocks of the Gomoku, Go and UNO
-//! sections (found by their headings), each section in one `bash -euo pipefail`, one after the
+//! The README's curl walkthroughs run as printed: the ```sh blocks of the Gomoku, Go, UNO and
+//! seek sections (found by their headings), each section in one `bash -euo pipefail`, one after the
 //! other in one working directory against one fresh server, as a reader pasting them into a shell
 //! would. The only change is the server's address: the README's `B=http://127.0.0.1:8080` line
 //! points at the test's server. A `curl` function in front makes an HTTP error fail the run
@@ -24,6 +24,7 @@ const README_BASE: &str = "B=http://127.0.0.1:8080";
 const GOMOKU: &str = "## A whole Gomoku game with curl";
 const GO: &str = "## A short Go game with curl";
 const UNO: &str = "## An UNO room with curl";
+const SEEKS: &str = "## Finding an opponent";
 
 /// Put in front of every walkthrough: an HTTP error (4xx, 5xx) fails the run, and no request hangs.
 const PRELUDE: &str = "curl() { command curl --fail-with-body --max-time 60 \"$@\"; }\n";
@@ -320,7 +321,7 @@ async fn uno(app: &TestApp, dir: &Path) {
     );
 }
 
-/// The three walkthroughs, in the README's order, against one server and in one directory.
+/// The four walkthroughs, in the README's order, against one server and in one directory.
 #[actix_web::test]
 async fn the_walkthroughs_run_as_printed() {
     for program in ["bash", "curl", "jq"] {
@@ -333,12 +334,38 @@ async fn the_walkthroughs_run_as_printed() {
     gomoku(&app, dir.path()).await;
     go(&app, dir.path()).await;
     uno(&app, dir.path()).await;
+    seeks(&app, dir.path()).await;
+}
+
+async fn seeks(app: &TestApp, dir: &Path) {
+    let stdout = run(app, dir, SEEKS).await;
+    printed(
+        &stdout,
+        SEEKS,
+        &[
+            "[\"open\",null]",
+            "[\"paired\",1]",
+            "event: paired",
+            "[\"dan\",\"erin\",1]",
+        ],
+    );
+    let dan = file(dir, "dan.json");
+    let erin = file(dir, "erin.json");
+    let id = text(&erin["paired"]["id"], "erin.json paired.id").to_owned();
+    let token = text(&erin["secret"], "erin.json secret");
+    let played = game(app, "gomoku", &id, Some(token)).await;
+    assert_eq!(played["state"]["moves"], json!(["h8"]), "{played}");
+    let seek = format!("/v1/seeks/{}", text(&dan["seek"]["id"], "dan.json seek.id"));
+    let read = app
+        .get_as(&seek, text(&dan["secret"], "dan.json secret"))
+        .await;
+    assert_eq!(read.expect(200).body["paired"]["id"], id.as_str());
 }
 
 #[test]
 fn sections_are_found_and_aimed() {
     let readme = readme();
-    for heading in [GOMOKU, GO, UNO] {
+    for heading in [GOMOKU, GO, UNO, SEEKS] {
         let script = section_script(&readme, heading);
         assert!(
             script.lines().next().map(str::trim) == Some(README_BASE),
