@@ -76,6 +76,7 @@ REGISTERED.update(_canonical(name) for name in KEYS)
 KEEP_GENERATED = 0.2
 
 DECK = "/v1/poker/decks/{id}"
+SEEK = "/v1/seeks/{id}"
 CREATE = re.compile(r"^/v1/([a-z_-]+)/games$")
 GAME_PATH = re.compile(r"^/v1/([a-z_-]+)/games/\{id\}")
 
@@ -424,6 +425,8 @@ def before_call(context, case, kwargs):
             _no_free_form_parameters(case)
     elif case.path.startswith(DECK) and DECKS:
         _use_a_real_deck(case)
+    elif case.path.startswith(SEEK):
+        _use_a_real_seek(case)
     elif case.path == PLAYER_KEY and KEYS:
         # A random key is refused (401) every time: most rotations name a player and hold its key.
         name = RNG.choice(sorted(KEYS))
@@ -431,6 +434,27 @@ def before_call(context, case, kwargs):
         if case.headers is None:
             case.headers = {}
         case.headers["Authorization"] = "Bearer " + KEYS[name]
+
+
+def _use_a_real_seek(case) -> None:
+    """A seek's routes need its id and secret: a random secret is refused (401/403) every time.
+    Most calls get a seek of their own, opened now, that nobody will pair with (its name and
+    options are its own), with its secret."""
+    if not BASE:
+        return
+    name = f"seeker-{RNG.randrange(10**9)}"
+    body = {"name": name, "options": {"size": 9 + RNG.randrange(11), "rated": False, "auto_ai": RNG.random() < 0.5}}
+    try:
+        created = requests.post(f"{BASE}/v1/gomoku/seeks", json=body, timeout=10).json()
+    except (requests.RequestException, ValueError):
+        return
+    if "secret" not in created:
+        return
+    case.path_parameters["id"] = created["seek"]["id"]
+    if case.headers is None:
+        case.headers = {}
+    case.headers["Authorization"] = "Bearer " + created["secret"]
+    case.query = {k: v for k, v in (case.query or {}).items() if k != "ticket"}
 
 
 def _no_free_form_parameters(case) -> None:

@@ -10,10 +10,16 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
+use super::listing::GameSummary;
 use super::live::Live;
 use super::seeks;
+use super::{ServiceError, ServiceResult};
 use crate::config::Expiry;
-use crate::store::{GameStore, StoreResult};
+use crate::games::GameStatus;
+use crate::store::{GameStore, LobbyKind, LobbyNote};
+
+/// Listed waiting games removed (and announced) in one sweep, at most.
+const SWEEP_BATCH: i64 = 500;
 
 /// How often the sweep runs (and once right at start-up).
 pub const SWEEP_EVERY: Duration = Duration::from_secs(10 * 60);
@@ -50,10 +56,12 @@ impl Sweeper {
     }
 
     /// Removes what expired as of `now`.
-    pub async fn sweep(&self, now: DateTime<Utc>) -> StoreResult<Swept> {
+    pub async fn sweep(&self, now: DateTime<Utc>) -> ServiceResult<Swept> {
         let mut swept = Swept::default();
         if let Some(ttl) = self.expiry.waiting_games {
-            swept.waiting_games = self.store.remove_waiting_games(now - ttl).await?;
+            let before = now - ttl;
+            swept.waiting_games = self.remove_listed_waiting_games(before).await?;
+            swept.waiting_games += self.store.remove_waiting_games(before).await?;
         }
         if let Some(ttl) = self.expiry.idle_decks {
             swept.idle_decks = self.store.remove_idle_decks(now - ttl).await?;
@@ -63,6 +71,48 @@ impl Sweeper {
             .remove_old_announcements(now - LOBBY_KEEP)
             .await?;
         Ok(swept)
+    }
+
+    /// Removes the listed games still waiting since `before` one at a time, each announced to
+    /// the lobby as aborted, so a lobby's client drops it; answers how many went.
+    async fn remove_listed_waiting_games(&self, before: DateTime<Utc>) -> ServiceResult<u64> {
+        let mut removed = 0;
+        loop {
+            let stale = self.store.stale_listed_games(before, SWEEP_BATCH).await?;
+            let gone = self.remove_announced(&stale, before).await?;
+            removed += gone;
+            // A full batch of games that all changed meanwhile is left to the next sweep.
+            if stale.len() < SWEEP_BATCH as usize || gone == 0 {
+                return Ok(removed);
+            }
+        }
+    }
+
+    async fn remove_announced(
+        &self,
+        ids: &[uuid::Uuid],
+        before: DateTime<Utc>,
+    ) -> ServiceResult<u64> {
+        let mut removed = 0;
+        for &id in ids {
+            let Some(record) = self.store.load_game(id, None).await? else {
+                continue;
+            };
+            let mut row = record.row;
+            row.status = GameStatus::Aborted;
+            let entry = serde_json::to_value(GameSummary::of(&row, &record.seats)?)
+                .map_err(|e| ServiceError::Internal(e.to_string()))?;
+            let note = LobbyNote {
+                kind: LobbyKind::Aborted,
+                status: GameStatus::Aborted,
+                entry,
+            };
+            if let Some(seq) = self.store.remove_waiting_game(id, before, &note).await? {
+                self.live.lobby_moved(seq);
+                removed += 1;
+            }
+        }
+        Ok(removed)
     }
 
     /// Sweeps now and then every [`SWEEP_EVERY`], and closes expired seeks every

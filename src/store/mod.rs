@@ -183,6 +183,22 @@ pub trait GameStore: Send + Sync + 'static {
     /// deck's, 403, rather than nobody's, 401).
     async fn deck_token_known(&self, token_hash: &[u8]) -> StoreResult<bool>;
 
+    /// Listed games still `waiting` that nobody changed since `before` (at most `limit`): the
+    /// lobby announces their removal one by one ([`GameStore::remove_waiting_game`]).
+    async fn stale_listed_games(
+        &self,
+        before: chrono::DateTime<chrono::Utc>,
+        limit: i64,
+    ) -> StoreResult<Vec<Uuid>>;
+    /// Removes game `id` if it is still `waiting` and nobody changed it since `before`, with the
+    /// lobby's announcement `note`, in one transaction; its lobby number, or `None` when the game
+    /// changed or went meanwhile.
+    async fn remove_waiting_game(
+        &self,
+        id: Uuid,
+        before: chrono::DateTime<chrono::Utc>,
+        note: &LobbyNote,
+    ) -> StoreResult<Option<i64>>;
     /// Removes every game still `waiting` that nobody changed since `before` (its seats and log go
     /// with it); answers how many went. Idempotent, so several servers on one database may sweep
     /// at once.

@@ -978,6 +978,56 @@ macro_rules! impl_sql_store {
                 Ok(count > 0)
             }
 
+            async fn stale_listed_games(
+                &self,
+                before: chrono::DateTime<chrono::Utc>,
+                limit: i64,
+            ) -> StoreResult<Vec<Uuid>> {
+                sqlx::query_scalar(
+                    "SELECT id FROM games WHERE status = 'waiting' AND updated_at < $1 AND listed LIMIT $2",
+                )
+                .bind(before)
+                .bind(limit)
+                .fetch_all(&self.pool)
+                .await
+                .map_err(StoreError::from_sqlx)
+            }
+
+            async fn remove_waiting_game(
+                &self,
+                id: Uuid,
+                before: chrono::DateTime<chrono::Utc>,
+                note: &LobbyNote,
+            ) -> StoreResult<Option<i64>> {
+                let mut tx = self.writer().begin().await.map_err(StoreError::from_sqlx)?;
+                let game: Option<(String, i64)> = sqlx::query_as(
+                    "SELECT game, version FROM games WHERE id = $1 AND status = 'waiting' AND updated_at < $2",
+                )
+                .bind(id)
+                .bind(before)
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(StoreError::from_sqlx)?;
+                let Some((game, version)) = game else { return Ok(None) };
+                // Announced first: the announcement is written only for a listed game.
+                let seq = $crate::store::sql::announce!(
+                    &mut tx, id, &game, version, Some(note), $crate::store::now(), $notify, $lobby_lock
+                );
+                let removed = sqlx::query(
+                    "DELETE FROM games WHERE id = $1 AND status = 'waiting' AND updated_at < $2",
+                )
+                .bind(id)
+                .bind(before)
+                .execute(&mut *tx)
+                .await
+                .map_err(StoreError::from_sqlx)?;
+                if removed.rows_affected() != 1 {
+                    return Ok(None);
+                }
+                tx.commit().await.map_err(StoreError::from_sqlx)?;
+                Ok(seq)
+            }
+
             async fn remove_waiting_games(&self, before: chrono::DateTime<chrono::Utc>) -> StoreResult<u64> {
                 $crate::store::sql::remove_in_batches!(
                     self,

@@ -1031,6 +1031,49 @@ async fn sweeps(db: Db) {
     assert_eq!(store.remove_idle_decks(cut_off).await.unwrap(), 0);
 }
 
+/// The sweeper announces each listed waiting game it removes to the lobby, as aborted, so a
+/// lobby's client drops it.
+async fn sweeps_announce(db: Db) {
+    let Some((store, _dir)) = store(db).await else {
+        return;
+    };
+    let now = parlor::store::now();
+    let stale = game_at(GameStatus::Waiting, now - chrono::Duration::hours(25));
+    store.create_game(&stale).await.unwrap();
+    let head = store.lobby_head().await.unwrap();
+    let live = parlor::service::live::Live::new(1);
+    let lobby = live.watch_lobby();
+    let expiry = parlor::config::Expiry {
+        waiting_games: Some(chrono::Duration::hours(24)),
+        idle_decks: None,
+    };
+    let sweeper = parlor::service::sweep::Sweeper::new(Arc::clone(&store), expiry, live.clone());
+    assert_eq!(sweeper.sweep(now).await.unwrap().waiting_games, 1);
+    assert!(store.load_game(stale.id, None).await.unwrap().is_none());
+    let told = store.lobby_after(head, 10).await.unwrap();
+    assert_eq!(told.len(), 1);
+    assert_eq!(
+        (
+            told[0].game_id,
+            told[0].kind.as_str(),
+            told[0].status.as_str()
+        ),
+        (stale.id, "aborted", "aborted")
+    );
+    assert_eq!(told[0].entry.0["status"], "aborted");
+    assert!(lobby.has_changed().unwrap(), "the lobby's watchers woke");
+}
+
+#[actix_web::test]
+async fn sqlite_sweeps_announce_the_games_they_remove() {
+    sweeps_announce(Db::Sqlite).await;
+}
+
+#[actix_web::test]
+async fn postgres_sweeps_announce_the_games_they_remove() {
+    sweeps_announce(Db::Postgres).await;
+}
+
 #[actix_web::test]
 async fn sqlite_sweeps_expired_waiting_games_and_idle_decks() {
     sweeps(Db::Sqlite).await;
