@@ -80,7 +80,7 @@ export function drawBoard({ rows, cols, label, onPoint, marks = {}, focus, kind 
         const black = own >= 0.5;
         const strength = Math.abs(own - 0.5) * 2;
         if (strength > 0.15) {
-          cell.append(s("rect", { x: x - 2.5, y: y - 2.5, width: 5, height: 5,
+          cell.append(s("rect", { x: x - 2, y: y - 2, width: 4, height: 4,
             class: black ? "own-b" : "own-w", "fill-opacity": (0.3 + 0.7 * strength).toFixed(2) }));
         }
         words.push(`${Math.round(own * 100)}% black`);
@@ -88,7 +88,7 @@ export function drawBoard({ rows, cols, label, onPoint, marks = {}, focus, kind 
         const o = marks.owner[r][c];
         if (o === "X" || o === "O") {
           if (ch === "." || marks.dead?.has(name)) {
-            cell.append(s("rect", { x: x - 2.5, y: y - 2.5, width: 5, height: 5, class: o === "X" ? "own-b" : "own-w" }));
+            cell.append(s("rect", { x: x - 2, y: y - 2, width: 4, height: 4, class: o === "X" ? "own-b" : "own-w" }));
           }
           if (ch === ".") words.push(o === "X" ? "black territory" : "white territory");
         } else if (o === "?") words.push("shared");

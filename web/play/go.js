@@ -30,7 +30,7 @@ export function render(x) {
   if (score.id !== g.id) reset(g.id);
   const st = g.state;
   const cols = columns(st.size, { skipI: true, upper: true });
-  const last = [...st.moves].reverse().find(() => true);
+  const last = st.moves[st.moves.length - 1];
   const marks = { last: last && last !== "pass" && last !== "resign" ? last : null, hint };
   if (score.mode && score.report) {
     marks.owner = score.report.ownership;

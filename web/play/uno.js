@@ -37,7 +37,8 @@ export function render(x) {
         "aria-label": `${name(g, s.seat)}: ${count(g, s.seat)} cards${g.turn === s.seat ? ", to play" : ""}` },
       unoBack(count(g, s.seat)), h("span", { "aria-hidden": "true" }, name(g, s.seat))))),
     h("div", { class: "centre" },
-      h("div", { class: "pile", "data-test": "deck", "aria-label": `Deck: ${st.deck_count} cards`, role: "img" }, unoBack(st.deck_count)),
+      h("div", { class: "pile", "data-test": "deck", "data-count": st.deck_count },
+        unoBack(st.deck_count), h("p", { class: "pile-label" }, `Deck: ${st.deck_count}`)),
       h("ol", { class: "discard", "data-test": "discard", "aria-label": "Last cards played, oldest first" },
         recent.map((c, i) => h("li", {
           "data-test": i === recent.length - 1 ? "top-card" : "recent-card", "data-card": c.code, "data-color": c.color,
