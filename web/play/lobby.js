@@ -61,7 +61,7 @@ function showOptions(form) {
   for (const el of form.querySelectorAll("[data-for]")) {
     el.hidden = !el.dataset.for.split(" ").includes(game);
   }
-  form.querySelector("#opt-level").hidden = form.opponent.value !== "ai";
+  form.querySelector("#opt-level").hidden = !form.opponent.value.startsWith("ai");
   // Each game has its own sizes: switching game resets the size to that game's default.
   const size = form.size;
   const [min, max, def] = game === "go" ? [5, 25, 9] : [9, 19, 15];
@@ -97,15 +97,19 @@ async function create(form) {
   me.name = name;
   const n = game === "uno" ? Number(form.seats.value) : 2;
   const opp = form.opponent.value;
-  const others = () => {
-    if (opp === "ai") return { ai: form.level.value };
-    if (opp === "friend") return { open: true };
-    if (opp === "invite") return { open: "invite" };
-    return null; // hot seat: named below
-  };
+  let body = { ...options(form) };
+  // A fixed deal (deck or seed) lets its creator know every hand, so the server allows
+  // it beside open seats only at a test table whose open seats are by invitation.
+  const fixed = Boolean(body.deck || body.seed);
+  const open = () => (opp === "invite" || fixed ? { open: "invite" } : { open: true });
   const players = [{ name }];
-  for (let i = 1; i < n; i++) players.push(others() || { name: `${name} ${i + 1}` });
-  let body = { ...options(form), players };
+  for (let i = 1; i < n; i++) {
+    if (opp === "ai" || (opp === "ai+friend" && i < n - 1)) players.push({ ai: form.level.value });
+    else if (opp === "hotseat") players.push({ name: `${name} ${i + 1}` });
+    else players.push(open());
+  }
+  body.players = players;
+  if (fixed && players.some((p) => p.open)) body.test = true;
   if (game !== "uno" && opp === "ai") body.auto_ai = true; // one request a turn against the AI
   const file = form.sgf?.files?.[0];
   if (game === "go" && file) {
@@ -113,7 +117,6 @@ async function create(form) {
     const { size, ...rest } = body;
     body = { ...rest, sgf: await file.text() };
   }
-  if (game === "uno" && body.deck && opp === "invite") body.test = true;
   const r = await guard(() => api("POST", `/v1/${game}/games`, { body, token: me.key || undefined }));
   if (!r) return;
   for (const t of r.tokens) saveToken(r.id, t.seat, t.token);
