@@ -170,17 +170,21 @@ async function takeSeatBack(c, seat) {
 
 // ---- what the modules get ------------------------------------------------------------
 
+// Getters, not copies: a handler kept from an earlier drawing (see fill) must act on
+// the game as it is now.
 function ctx(c) {
-  const g = c.game;
-  const held = mySeats(c);
+  const held = () => mySeats(c);
+  const turnSeat = () => (held().includes(c.game.turn) ? c.game.turn : c.seat);
   return {
-    game: g, kind: c.kind, id: c.id, seat: c.seat, held,
-    ui: c.ui,
-    isMine: (seat) => held.includes(seat),
-    myTurn: g.status === "active" && held.includes(g.turn),
-    analysis: c.analysis,
-    move: (move, seat) => send(c, "moves", { move }, seat ?? (held.includes(g.turn) ? g.turn : c.seat)),
-    act: (body, seat) => send(c, "moves", body, seat ?? (held.includes(g.turn) ? g.turn : c.seat)),
+    get game() { return c.game; },
+    get seat() { return c.seat; },
+    get held() { return held(); },
+    get myTurn() { return c.game.status === "active" && held().includes(c.game.turn); },
+    get analysis() { return c.analysis; },
+    kind: c.kind, id: c.id, ui: c.ui,
+    isMine: (seat) => held().includes(seat),
+    move: (move, seat) => send(c, "moves", { move }, seat ?? turnSeat()),
+    act: (body, seat) => send(c, "moves", body, seat ?? turnSeat()),
     send: (path, body, seat) => send(c, path, body, seat),
     rerender: () => { if (c === cur) render(); },
     token: (seat) => token(c, seat ?? c.seat),
@@ -190,9 +194,31 @@ function ctx(c) {
 // ---- rendering -------------------------------------------------------------------------
 
 function renderMissing() {
-  const view = $("#game-view");
+  const view = $("#game-view"); // no slots: the next game builds them again
   view.replaceChildren(h("h2", { id: "game-title" }, "Game not found"),
     h("p", {}, h("a", { href: "./", "data-test": "back" }, "Back to the lobby")));
+}
+
+// The view is a fixed set of slots; each redraw refills only the slots whose markup
+// changed. An automated test (or a screen reader) then keeps hold of the elements that
+// did not change, and the board is not rebuilt when only the leaderboard arrived.
+const SLOTS = ["title", "status", "seats", "join", "share", "table", "controls", "extra", "analysis", "log"];
+
+function skeleton() {
+  const slot = (name, attrs = {}) => h("div", { "data-part": name, ...attrs });
+  $("#game-view").replaceChildren(
+    slot("title"), slot("status"), slot("seats"), slot("join"), slot("share"),
+    h("div", { class: "play" },
+      slot("table", { class: "table", "data-test": "table" }),
+      h("div", { class: "side" },
+        slot("controls", { class: "controls", role: "toolbar", "aria-label": "Game actions" }),
+        slot("extra"), slot("analysis"), slot("log"))));
+}
+
+function fill(view, name, content) {
+  const slot = view.querySelector(`[data-part="${name}"]`);
+  const next = h("div", {}, content);
+  if (slot.innerHTML !== next.innerHTML) slot.replaceChildren(...next.childNodes);
 }
 
 function render() {
@@ -200,25 +226,24 @@ function render() {
   if (!c || !c.game) return;
   const g = c.game;
   const x = ctx(c);
-  // Redrawing replaces the nodes: remember which control had the focus to give it back.
-  const focusKey = focusOf(document.activeElement);
-
   const view = $("#game-view");
-  view.replaceChildren(...[
-    h("h2", { id: "game-title" }, `${c.mod.title} `, h("small", {}, g.id.slice(-8))),
-    statusLine(c, x),
-    seatList(c, x),
-    joinBox(c),
-    shareBox(c),
-    h("div", { class: "play" },
-      h("div", { class: "table", "data-test": "table" }, c.mod.render(x)),
-      h("div", { class: "side" },
-        h("div", { class: "controls", role: "toolbar", "aria-label": "Game actions" }, controls(c, x)),
-        c.mod.side?.(x),
-        analysisBox(c),
-        logBox(c))),
-  ].filter(Boolean)); // replaceChildren would write a null as the text "null"
-  restoreFocus(view, focusKey);
+  if (!view.querySelector("[data-part=title]")) skeleton();
+  // A refilled slot loses the focus: remember which control had it to give it back.
+  const focusKey = focusOf(document.activeElement);
+  const parts = {
+    title: h("h2", { id: "game-title" }, `${c.mod.title} `, h("small", {}, g.id.slice(-8))),
+    status: statusLine(c, x),
+    seats: seatList(c, x),
+    join: joinBox(c),
+    share: shareBox(c),
+    table: c.mod.render(x),
+    controls: controls(c, x),
+    extra: c.mod.side?.(x),
+    analysis: analysisBox(c),
+    log: logBox(c),
+  };
+  for (const name of SLOTS) fill(view, name, parts[name]);
+  if (focusKey && !view.contains(document.activeElement)) restoreFocus(view, focusKey);
 }
 
 function focusOf(el) {
