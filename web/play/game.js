@@ -376,8 +376,13 @@ function controls(c, x) {
   items.push(button("hint", "Hint", !x.myTurn || g.rated, () => aiMove(c, x, false)));
   if (c.mod.takeback) {
     const rule = g.state.takeback;
-    items.push(button("undo", "Undo", !held || g.rated || rule?.rule === "off" || !g.state.moves?.length, () => send(c, "undo", undefined)));
-    if (c.kind === "go") items.push(button("redo", "Redo", !held || g.rated || rule?.rule === "off" || g.state.can_redo === false, () => send(c, "redo", undefined)));
+    // A proposal is accepted by the other seat: on a hot seat, that is a seat we hold too.
+    const answering = () => {
+      const p = c.game.state.takeback?.proposal;
+      return p ? mySeats(c).find((s) => s !== p.by) ?? c.seat : c.seat;
+    };
+    items.push(button("undo", "Undo", !held || g.rated || rule?.rule === "off" || !g.state.moves?.length, () => send(c, "undo", undefined, answering())));
+    if (c.kind === "go") items.push(button("redo", "Redo", !held || g.rated || rule?.rule === "off" || g.state.can_redo === false, () => send(c, "redo", undefined, answering())));
   }
   if (c.mod.resign) items.push(button("resign", "Resign", !held || !active, () => {
     if (confirm("Resign this game?")) x.move("resign", x.seat);
