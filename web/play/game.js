@@ -196,7 +196,7 @@ function ctx(c) {
 function renderMissing() {
   const view = $("#game-view"); // no slots: the next game builds them again
   view.replaceChildren(h("h2", { id: "game-title" }, "Game not found"),
-    h("p", {}, h("a", { href: "./", "data-test": "back" }, "Back to the lobby")));
+    h("p", {}, h("a", { href: document.querySelector("[data-test=nav-lobby]").href, "data-test": "back" }, "Back to the lobby")));
 }
 
 // The view is a fixed set of slots; each redraw refills only the slots whose markup
@@ -457,4 +457,3 @@ function logBox(c) {
     h("ol", { "data-test": "log" }, c.log.slice(-12).map((t) => h("li", {}, t))));
 }
 
-export { seatName };

@@ -13,7 +13,11 @@ const COLOURS = ["red", "yellow", "green", "blue"];
 // What the page is in the middle of: a wild waiting for its colour, a shout being typed.
 let ui = { id: null, picking: null, shoutTo: null, shoutText: "", autoFor: null, timer: null };
 
-const name = (g, seat) => g.seats[seat]?.name || `seat ${seat}`;
+// Several AI seats are all called "AI": tell them apart by seat number.
+function name(g, seat) {
+  const n = g.seats[seat]?.name || `seat ${seat}`;
+  return g.seats.filter((s) => s.name === n).length > 1 ? `${n} (seat ${seat})` : n;
+}
 const count = (g, seat) => g.state.hands.find((x) => x.seat === seat)?.count ?? 0;
 
 export function seatExtra(g, seat) {
