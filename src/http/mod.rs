@@ -9,6 +9,7 @@ pub mod limits;
 pub mod middleware;
 pub mod openapi;
 pub mod ops;
+pub mod play;
 pub mod players;
 pub mod poker;
 pub mod problems;
@@ -36,6 +37,7 @@ pub fn configure<R: Games>(cfg: &mut web::ServiceConfig, body_limit: usize) {
     .app_data(web::QueryConfig::default().error_handler(|err, _| error::query_error(err)))
     .app_data(web::PathConfig::default().error_handler(|err, _| error::path_error(err)))
     .configure(ops::configure::<R>)
+    .configure(play::configure)
     .configure(games::configure)
     .configure(players::configure)
     .configure(turns::configure::<R>)

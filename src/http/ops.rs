@@ -91,15 +91,26 @@ pub struct Index {
     /// The OpenAPI document.
     #[schema(example = "/openapi.json")]
     pub openapi: &'static str,
+    /// A page that plays every game, in the browser.
+    #[schema(example = "/play/")]
+    pub playground: &'static str,
 }
 
-/// Points to the documentation (Swagger UI at `/docs/`, the OpenAPI document at `/openapi.json`).
-#[utoipa::path(get, path = "/", tag = "ops", responses((status = 200, body = Index)))]
-pub async fn index(_: web::Query<super::NoParams>) -> HttpResponse {
+/// Points to the documentation (Swagger UI at `/docs/`, the OpenAPI document at `/openapi.json`);
+/// a browser (`Accept: text/html`) is sent to the playground at `/play/` instead.
+#[utoipa::path(get, path = "/", tag = "ops", responses(
+    (status = 200, body = Index),
+    (status = 303, description = "`Accept: text/html`: the playground, `Location: /play/`"),
+))]
+pub async fn index(req: actix_web::HttpRequest, _: web::Query<super::NoParams>) -> HttpResponse {
+    if super::play::wants_html(&req) {
+        return super::play::to_playground();
+    }
     HttpResponse::Ok().json(Index {
         name: "Parlor",
         docs: "/docs/",
         openapi: "/openapi.json",
+        playground: "/play/",
     })
 }
 

@@ -14,6 +14,7 @@ mod gomoku_api;
 mod gomoku_easy_oracle;
 mod ops_api;
 mod players_api;
+mod playground;
 mod poker_api;
 mod release_store;
 mod security;

@@ -406,3 +406,4 @@ macro_rules! on_both_stores {
     };
 }
 pub mod sse;
+pub mod webdriver;
