@@ -77,6 +77,7 @@ KEEP_GENERATED = 0.2
 
 DECK = "/v1/poker/decks/{id}"
 SEEK = "/v1/seeks/{id}"
+SEEK_CREATE = re.compile(r"^/v1/[a-z_-]+/seeks$")
 CREATE = re.compile(r"^/v1/([a-z_-]+)/games$")
 GAME_PATH = re.compile(r"^/v1/([a-z_-]+)/games/\{id\}")
 
@@ -427,6 +428,9 @@ def before_call(context, case, kwargs):
         _use_a_real_deck(case)
     elif case.path.startswith(SEEK):
         _use_a_real_seek(case)
+    elif SEEK_CREATE.match(case.path):
+        # A random player key is refused (401) every time: most seeks are a guest's.
+        _as_a_guest(case)
     elif case.path == PLAYER_KEY and KEYS:
         # A random key is refused (401) every time: most rotations name a player and hold its key.
         name = RNG.choice(sorted(KEYS))

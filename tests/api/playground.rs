@@ -270,6 +270,45 @@ async fn gomoku_between_two_browsers(app: &TestApp, ann: &Browser, ben: &Browser
     ben.screenshot(&artifacts(), "gomoku-other-seat").await;
 }
 
+/// Plays Go point `target` (such as `C3`) with the keyboard alone, from the board's tab stop.
+async fn by_keyboard(browser: &Browser, target: &str) {
+    let stop = "[data-test=board] [tabindex='0']";
+    browser
+        .js(
+            "document.querySelector(arguments[0]).focus()",
+            json!([stop]),
+        )
+        .await;
+    let focused = "return document.activeElement?.dataset.point";
+    for _ in 0..10 {
+        let at = browser.js(focused, json!([])).await;
+        let at = at.as_str().expect("a point has the focus").to_owned();
+        if at == target {
+            let before = version(browser).await;
+            browser.keys(stop, "\u{e007}").await;
+            let script = "return +document.querySelector('[data-test=status]')?.dataset.version > arguments[0]";
+            browser
+                .wait("the keyboard's move", script, json!([before]))
+                .await;
+            assert_eq!(stone(browser, target).await.as_deref(), Some("black"));
+            return;
+        }
+        let (column, row) = at.split_at(1);
+        let (to_column, to_row) = target.split_at(1);
+        let key = match (
+            column.cmp(to_column),
+            row.parse::<u32>().unwrap().cmp(&to_row.parse().unwrap()),
+        ) {
+            (std::cmp::Ordering::Less, _) => "\u{e014}",    // right
+            (std::cmp::Ordering::Greater, _) => "\u{e012}", // left
+            (_, std::cmp::Ordering::Less) => "\u{e013}",    // up: the rows count up the board
+            _ => "\u{e015}",                                // down
+        };
+        browser.keys(stop, key).await;
+    }
+    panic!("the arrows never reached {target}");
+}
+
 async fn go_with_a_capture_an_undo_and_the_score(app: &TestApp, browser: &Browser) {
     browser.go(&app.url("/play/")).await;
     browser.fill("[data-test=player-name]", "gil").await;
@@ -281,7 +320,9 @@ async fn go_with_a_capture_an_undo_and_the_score(app: &TestApp, browser: &Browse
     browser.fill("[data-test=create-size]", "5").await;
     browser.click("[data-test=create]").await;
     status_is(browser, "active").await;
-    for point in ["C3", "A1", "B1", "D4", "A2"] {
+    // The first move by keyboard: the board is one tab stop, arrows move, Enter plays.
+    by_keyboard(browser, "C3").await;
+    for point in ["A1", "B1", "D4", "A2"] {
         act(browser, &format!("[data-test=point][data-point={point}]")).await;
     }
     assert_eq!(

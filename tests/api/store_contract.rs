@@ -1032,7 +1032,7 @@ async fn sweeps(db: Db) {
 }
 
 /// The sweeper announces each listed waiting game it removes to the lobby, as aborted, so a
-/// lobby's client drops it.
+/// lobby's client drops it; and each seek that expires, as closed.
 async fn sweeps_announce(db: Db) {
     let Some((store, _dir)) = store(db).await else {
         return;
@@ -1062,6 +1062,36 @@ async fn sweeps_announce(db: Db) {
     );
     assert_eq!(told[0].entry.0["status"], "aborted");
     assert!(lobby.has_changed().unwrap(), "the lobby's watchers woke");
+
+    // A seek nobody followed for its time is closed and announced, once.
+    let seek = new_seek("late", now - chrono::Duration::seconds(1));
+    store
+        .create_seek(&seek, &json!({"id": seek.id}))
+        .await
+        .unwrap();
+    let head = store.lobby_head().await.unwrap();
+    assert_eq!(
+        parlor::service::seeks::expire(&*store, &live, now)
+            .await
+            .unwrap(),
+        1
+    );
+    assert_eq!(
+        parlor::service::seeks::expire(&*store, &live, now)
+            .await
+            .unwrap(),
+        0
+    );
+    let told = store.lobby_after(head, 10).await.unwrap();
+    assert_eq!(
+        (told.len(), told[0].kind.as_str(), told[0].status.as_str()),
+        (1, "seek_closed", "expired")
+    );
+    assert_eq!(told[0].entry.0["status"], "expired");
+    assert_eq!(
+        store.load_seek(seek.id).await.unwrap().unwrap().status,
+        "expired"
+    );
 }
 
 #[actix_web::test]
