@@ -98,6 +98,13 @@ fn artifacts() -> PathBuf {
     dir
 }
 
+/// Opens the lobby and waits until its stream is live (the page has set itself up).
+async fn lobby(app: &TestApp, browser: &Browser) {
+    browser.go(&app.url("/play/")).await;
+    let live = "return document.querySelector('[data-test=lobby-state]')?.textContent === 'Live'";
+    browser.wait("the lobby live", live, json!([])).await;
+}
+
 /// Waits until the status line's `data-status` is `status`.
 async fn status_is(browser: &Browser, status: &str) {
     let script =
@@ -181,11 +188,12 @@ async fn the_playground_plays_every_game_in_a_real_browser() {
     };
     // Screenshots of an earlier run must not pass for this one's (.ci/run looks for them).
     let _ = std::fs::remove_dir_all(artifacts());
-    let app = common::spawn(Db::Sqlite).await.unwrap();
+    let mut app = common::spawn(Db::Sqlite).await.unwrap();
     let driver = Driver::start(&chromedriver).await;
     let ann = driver.browser(&chromium, 1280, 900, false).await;
     let ben = driver.browser(&chromium, 1000, 900, false).await;
-    gomoku_between_two_browsers(&app, &ann, &ben).await;
+    gomoku_between_two_browsers(&mut app, &ann, &ben).await;
+    a_seat_taken_back_with_the_key(&app, &ann, &ben).await;
     ben.quit().await;
     go_with_a_capture_an_undo_and_the_score(&app, &ann).await;
     uno_with_a_wild_card(&app, &ann).await;
@@ -193,8 +201,8 @@ async fn the_playground_plays_every_game_in_a_real_browser() {
     ann.quit().await;
 }
 
-async fn gomoku_between_two_browsers(app: &TestApp, ann: &Browser, ben: &Browser) {
-    ann.go(&app.url("/play/")).await;
+async fn gomoku_between_two_browsers(app: &mut TestApp, ann: &Browser, ben: &Browser) {
+    lobby(app, ann).await;
     accessible(ann, "lobby").await;
     photograph(ann, "lobby").await;
     ann.fill("[data-test=player-name]", "ann").await;
@@ -218,10 +226,35 @@ async fn gomoku_between_two_browsers(app: &TestApp, ann: &Browser, ben: &Browser
             .as_deref(),
         Some("1")
     );
-    // Each move arrives live in the other browser, which then answers.
+    // Each move arrives live in the other browser, which then answers; before ann's fourth move
+    // the server restarts.
     let moves = ["c5", "a1", "d5", "a2", "e5", "a3", "f5", "a4", "g5"];
     for (n, point) in moves.iter().enumerate() {
         let (mover, watcher) = if n % 2 == 0 { (ann, ben) } else { (ben, ann) };
+        if n == 6 {
+            // The server goes down and comes back: both pages reconnect with fresh tickets, and
+            // ben catches up on the move ann makes meanwhile.
+            app.restart().await;
+            mover
+                .click(&format!("[data-test=point][data-point={point}]"))
+                .await;
+            let played =
+                "return document.querySelector(`[data-test=point][data-point=${arguments[0]}]`)\
+                          ?.dataset.stone === 'black'";
+            watcher
+                .wait(
+                    &format!("{point} after the reconnect"),
+                    played,
+                    json!([point]),
+                )
+                .await;
+            let live =
+                "return document.querySelector('[data-test=stream-state]')?.textContent === 'Live'";
+            for browser in [ann, ben] {
+                browser.wait("the stream live again", live, json!([])).await;
+            }
+            continue;
+        }
         mover
             .click(&format!("[data-test=point][data-point={point}]"))
             .await;
@@ -270,6 +303,47 @@ async fn gomoku_between_two_browsers(app: &TestApp, ann: &Browser, ben: &Browser
     ben.screenshot(&artifacts(), "gomoku-other-seat").await;
 }
 
+/// A registered player creates a game against the AI in one browser and takes the seat back in
+/// another with the key; the first browser's token is then refused, and the page says why.
+async fn a_seat_taken_back_with_the_key(app: &TestApp, first: &Browser, second: &Browser) {
+    lobby(app, first).await;
+    first.fill("[data-test=player-name]", "rhea").await;
+    first.click("[data-test=register]").await;
+    let shown = "return document.querySelector('[data-test=player-key-new]')?.textContent";
+    let key = first.wait("the new key", shown, json!([])).await;
+    first.choose("[data-test=create-opponent]", "ai").await;
+    first.choose("[data-test=create-level]", "easy").await;
+    first.click("[data-test=create]").await;
+    status_is(first, "active").await;
+    let link_script = "return document.querySelector('[data-test=share-link]')?.value";
+    let link = first.wait("the game's link", link_script, json!([])).await;
+
+    lobby(app, second).await;
+    second
+        .choose("[data-test=player-key]", key.as_str().unwrap())
+        .await;
+    second.go(link.as_str().unwrap()).await;
+    status_is(second, "active").await;
+    act(second, "[data-test=take-seat][data-seat='0']").await;
+    let seat = "return document.querySelector('[data-test=status]')?.dataset.seat === '0'";
+    second
+        .wait("seat 0 in the second browser", seat, json!([]))
+        .await;
+    first.click("[data-test=point][data-point=h8]").await;
+    let refused = "const e = document.querySelector('[data-test=error]'); \
+                   return e && !e.hidden && e.textContent.length > 0";
+    first
+        .wait(
+            "the old token refused, with the problem's detail",
+            refused,
+            json!([]),
+        )
+        .await;
+    // The games that follow are a guest's.
+    lobby(app, first).await;
+    first.choose("[data-test=player-key]", "").await;
+}
+
 /// Plays Go point `target` (such as `C3`) with the keyboard alone, from the board's tab stop.
 async fn by_keyboard(browser: &Browser, target: &str) {
     let stop = "[data-test=board] [tabindex='0']";
@@ -310,7 +384,7 @@ async fn by_keyboard(browser: &Browser, target: &str) {
 }
 
 async fn go_with_a_capture_an_undo_and_the_score(app: &TestApp, browser: &Browser) {
-    browser.go(&app.url("/play/")).await;
+    lobby(app, browser).await;
     browser.fill("[data-test=player-name]", "gil").await;
     browser.choose("[data-test=create-game]", "go").await;
     browser
@@ -370,7 +444,7 @@ async fn go_with_a_capture_an_undo_and_the_score(app: &TestApp, browser: &Browse
 }
 
 async fn uno_with_a_wild_card(app: &TestApp, browser: &Browser) {
-    browser.go(&app.url("/play/")).await;
+    lobby(app, browser).await;
     browser.fill("[data-test=player-name]", "una").await;
     browser.choose("[data-test=create-game]", "uno").await;
     browser.choose("[data-test=create-opponent]", "ai").await;
@@ -404,7 +478,7 @@ async fn uno_with_a_wild_card(app: &TestApp, browser: &Browser) {
 }
 
 async fn poker_deal(app: &TestApp, browser: &Browser) {
-    browser.go(&app.url("/play/")).await;
+    lobby(app, browser).await;
     browser.click("[data-test=nav-poker]").await;
     browser.fill("[data-test=poker-players]", "4").await;
     browser.fill("[data-test=poker-seed]", "42").await;

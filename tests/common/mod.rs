@@ -225,6 +225,23 @@ pub async fn spawn_on_with<R: Games>(
     }
 }
 
+impl TestApp {
+    /// Stops the server at once, dropping every connection as a crash would, and starts another
+    /// on the same address and database (the built-in games, the test configuration).
+    pub async fn restart(&mut self) {
+        self.handle.stop(false).await;
+        let port = self.base.rsplit(':').next().and_then(|p| p.parse().ok());
+        let config = Config {
+            port: port.expect("the server's port"),
+            ..test_config(&self.database_url)
+        };
+        let app = Application::build_with::<BuiltinGames>(config)
+            .await
+            .expect("the app starts again on its address");
+        self.handle = app.spawn();
+    }
+}
+
 impl Drop for TestApp {
     fn drop(&mut self) {
         // Stop the server without waiting; the runtime ends with the test anyway.
