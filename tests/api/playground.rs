@@ -1,8 +1,10 @@
 //! The playground at `/play/`: how the binary serves it (over plain HTTP), and the page itself in
 //! a real headless Chromium driven over WebDriver: two browsers play Gomoku to a win, each seeing
-//! the other's moves live; a Go game with a capture, an undo and the score view; an UNO turn with
-//! a wild card and its colour; a poker deal. Each game is photographed at a desktop's and a
-//! phone's width (`target/tmp/playground/`), and axe-core checks every view.
+//! the other's moves live, across a server restart that both pages reconnect from; a registered
+//! player takes a seat back with the key in another browser; a Go game with a keyboard move, a
+//! capture, an undo and the score view; an UNO turn with a wild card and its colour; a poker
+//! deal. Each game is photographed at a desktop's and a phone's width
+//! (`target/tmp/playground/`), and axe-core checks every view.
 //!
 //! The browser test needs `chromium` and `chromedriver` (Debian's `chromium` and
 //! `chromium-driver`, which .ci/run installs): in CI it fails without them, elsewhere it skips and
