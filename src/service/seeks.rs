@@ -162,17 +162,12 @@ pub fn view(record: &SeekRecord) -> ServiceResult<Seek> {
     let status = record.status.parse().map_err(|_| {
         ServiceError::Internal(format!("seek {} has status {:?}", record.id, record.status))
     })?;
-    let range =
-        (record.rating_min.is_some() || record.rating_max.is_some()).then_some(RatingRange {
-            min: record.rating_min,
-            max: record.rating_max,
-        });
     Ok(Seek {
         id: record.id,
         game: record.game.clone(),
         name: record.name.clone(),
         rating: record.rating,
-        rating_range: range,
+        rating_range: rating_range(record),
         players: record.players as usize,
         seat: record.seat.map(|s| s as usize),
         options: record.options.0.clone(),
@@ -180,6 +175,14 @@ pub fn view(record: &SeekRecord) -> ServiceResult<Seek> {
         created_at: record.created_at,
         expires_at: record.expires_at,
         game_id: record.game_id,
+    })
+}
+
+/// The range a stored seek accepts its opponents' ratings in, if it set one.
+fn rating_range(record: &SeekRecord) -> Option<RatingRange> {
+    (record.rating_min.is_some() || record.rating_max.is_some()).then_some(RatingRange {
+        min: record.rating_min,
+        max: record.rating_max,
     })
 }
 
@@ -388,7 +391,7 @@ fn check_options<G: TurnGame>(options: &Map<String, Value>, players: usize) -> S
 /// Pairs seek `id` with other open seeks of `G` if enough compatible ones are open.
 async fn pair<G: TurnGame>(svc: &Services, id: Uuid) -> ServiceResult<()> {
     for _ in 0..PAIRING_TRIES {
-        let open = svc.store.open_seeks(G::NAME, crate::store::now()).await?;
+        let open = open(svc, G::NAME).await?;
         let Some(me) = open.iter().find(|s| s.id == id) else {
             return Ok(());
         };
@@ -420,14 +423,9 @@ fn group_for<'a>(me: &'a SeekRecord, open: &'a [SeekRecord]) -> Option<Vec<&'a S
 /// Whether two seeks may sit at one table: different players, different seats asked for, and
 /// each one's rating in the other's range.
 fn compatible(a: &SeekRecord, b: &SeekRecord) -> bool {
-    let range = |s: &SeekRecord| {
-        (s.rating_min.is_some() || s.rating_max.is_some()).then_some(RatingRange {
-            min: s.rating_min,
-            max: s.rating_max,
-        })
+    let accepts = |s: &SeekRecord, other: &SeekRecord| {
+        rating_range(s).is_none_or(|r| r.contains(other.rating))
     };
-    let accepts =
-        |s: &SeekRecord, other: &SeekRecord| range(s).is_none_or(|r| r.contains(other.rating));
     let same_player = match (&a.player, &b.player) {
         (Some(x), Some(y)) => x == y,
         _ => a.name.to_lowercase() == b.name.to_lowercase(),
@@ -580,12 +578,13 @@ pub async fn touch(svc: &Services, id: Uuid) -> ServiceResult<bool> {
 
 /// Cancels an open seek (a cancelled or expired one stays so); 409 once it is paired.
 pub async fn cancel(svc: &Services, id: Uuid, secret: Option<&str>) -> ServiceResult<()> {
-    let record = owned(svc, id, secret).await?;
-    if record.status == "open"
-        && !close(&*svc.store, &svc.live, &record, SeekStatus::Cancelled).await?
-    {
+    let mut record = owned(svc, id, secret).await?;
+    if record.status == "open" {
+        if close(&*svc.store, &svc.live, &record, SeekStatus::Cancelled).await? {
+            return Ok(());
+        }
         // Paired (or expired) meanwhile.
-        return Box::pin(cancel(svc, id, secret)).await;
+        record = owned(svc, id, secret).await?;
     }
     match record.game_id {
         Some(game) => Err(ServiceError::Conflict(format!(

@@ -10,13 +10,12 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
-use super::listing::GameSummary;
 use super::live::Live;
 use super::seeks;
-use super::{ServiceError, ServiceResult};
+use super::ServiceResult;
 use crate::config::Expiry;
 use crate::games::GameStatus;
-use crate::store::{GameStore, LobbyKind, LobbyNote};
+use crate::store::{GameStore, LobbyKind};
 
 /// Listed waiting games removed (and announced) in one sweep, at most.
 const SWEEP_BATCH: i64 = 500;
@@ -100,13 +99,7 @@ impl Sweeper {
             };
             let mut row = record.row;
             row.status = GameStatus::Aborted;
-            let entry = serde_json::to_value(GameSummary::of(&row, &record.seats)?)
-                .map_err(|e| ServiceError::Internal(e.to_string()))?;
-            let note = LobbyNote {
-                kind: LobbyKind::Aborted,
-                status: GameStatus::Aborted,
-                entry,
-            };
+            let note = super::turns::lobby_note(LobbyKind::Aborted, &row, &record.seats)?;
             if let Some(seq) = self.store.remove_waiting_game(id, before, &note).await? {
                 self.live.lobby_moved(seq);
                 removed += 1;

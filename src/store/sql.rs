@@ -173,22 +173,72 @@ macro_rules! announce {
             .await
             .map_err(StoreError::from_sqlx)?;
         }
-        if let Some(notify) = notify {
-            let mut notices = vec![Notice::Game { id, version: $version }];
-            notices.extend(seq.map(|seq| Notice::Lobby { seq }));
-            for notice in notices {
-                sqlx::query(notify)
-                    .bind(notice.payload())
-                    .execute(&mut **tx)
-                    .await
-                    .map_err(StoreError::from_sqlx)?;
-            }
-        }
+        let mut notices = vec![Notice::Game { id, version: $version }];
+        notices.extend(seq.map(|seq| Notice::Lobby { seq }));
+        $crate::store::sql::send_notices!(tx, notify, notices);
         seq
     }};
 }
 
 pub(crate) use announce;
+
+/// Announces a seek opened or closed inside transaction `$tx` (`$notify` and `$lobby_lock` as for
+/// [`announce`]), and tells other processes: a closed seek as "version 1" of its id, which its
+/// stream watches. Answers the announcement's number.
+macro_rules! announce_seek {
+    ($tx:expr, $id:expr, $game:expr, $kind:expr, $status:expr, $entry:expr, $at:expr, $notify:expr, $lobby_lock:expr) => {{
+        let tx = $tx;
+        let id: Uuid = $id;
+        let kind: LobbyKind = $kind;
+        let notify: Option<&str> = $notify;
+        let lobby_lock: Option<&str> = $lobby_lock;
+        if let Some(lock) = lobby_lock {
+            sqlx::query(lock)
+                .execute(&mut **tx)
+                .await
+                .map_err(StoreError::from_sqlx)?;
+        }
+        let seq: i64 = sqlx::query_scalar(
+            "INSERT INTO lobby (game_id, game, kind, status, entry, at) \
+             VALUES ($1, $2, $3, $4, $5, $6) RETURNING seq",
+        )
+        .bind(id)
+        .bind($game)
+        .bind(kind.as_ref())
+        .bind($status)
+        .bind(Json($entry))
+        .bind($at)
+        .fetch_one(&mut **tx)
+        .await
+        .map_err(StoreError::from_sqlx)?;
+        let mut notices = vec![Notice::Lobby { seq }];
+        if kind == LobbyKind::SeekClosed {
+            notices.push(Notice::Game { id, version: 1 });
+        }
+        $crate::store::sql::send_notices!(tx, notify, notices);
+        seq
+    }};
+}
+
+pub(crate) use announce_seek;
+
+/// Sends each of `$notices` through the database's `$notify` statement inside transaction `$tx`
+/// (nothing where the database has none: SQLite).
+macro_rules! send_notices {
+    ($tx:expr, $notify:expr, $notices:expr) => {{
+        if let Some(notify) = $notify {
+            for notice in $notices {
+                sqlx::query(notify)
+                    .bind(notice.payload())
+                    .execute(&mut **$tx)
+                    .await
+                    .map_err(StoreError::from_sqlx)?;
+            }
+        }
+    }};
+}
+
+pub(crate) use send_notices;
 
 /// Implements `GameStore` for a type with a `pool: sqlx::Pool<DB>` field, for reads, and a
 /// `writer()` method giving the pool every change runs on (SQLite's own connection; PostgreSQL's
@@ -254,49 +304,6 @@ macro_rules! impl_sql_store {
                     .await
                     .map_err(StoreError::from_sqlx)?;
                 }
-            }};
-        }
-
-        /// Announces a seek opened or closed inside transaction `$tx`, and tells other processes
-        /// (a closed seek as "version 1" of its id, which its stream watches); answers the
-        /// announcement's number.
-        macro_rules! announce_seek {
-            ($tx:expr, $id:expr, $game:expr, $kind:expr, $status:expr, $entry:expr, $at:expr) => {{
-                let tx = $tx;
-                let id: Uuid = $id;
-                let kind: LobbyKind = $kind;
-                let notify: Option<&str> = $notify;
-                let lobby_lock: Option<&str> = $lobby_lock;
-                if let Some(lock) = lobby_lock {
-                    sqlx::query(lock).execute(&mut **tx).await.map_err(StoreError::from_sqlx)?;
-                }
-                let seq: i64 = sqlx::query_scalar(
-                    "INSERT INTO lobby (game_id, game, kind, status, entry, at) \
-                     VALUES ($1, $2, $3, $4, $5, $6) RETURNING seq",
-                )
-                .bind(id)
-                .bind($game)
-                .bind(kind.as_ref())
-                .bind($status)
-                .bind(Json($entry))
-                .bind($at)
-                .fetch_one(&mut **tx)
-                .await
-                .map_err(StoreError::from_sqlx)?;
-                if let Some(notify) = notify {
-                    let mut notices = vec![Notice::Lobby { seq }];
-                    if kind == LobbyKind::SeekClosed {
-                        notices.push(Notice::Game { id, version: 1 });
-                    }
-                    for notice in notices {
-                        sqlx::query(notify)
-                            .bind(notice.payload())
-                            .execute(&mut **tx)
-                            .await
-                            .map_err(StoreError::from_sqlx)?;
-                    }
-                }
-                seq
             }};
         }
 
@@ -601,8 +608,9 @@ macro_rules! impl_sql_store {
                 .execute(&mut *tx)
                 .await
                 .map_err(StoreError::from_sqlx)?;
-                let seq = announce_seek!(
-                    &mut tx, seek.id, &seek.game, LobbyKind::SeekOpened, "open", entry, seek.created_at
+                let seq = $crate::store::sql::announce_seek!(
+                    &mut tx, seek.id, &seek.game, LobbyKind::SeekOpened, "open", entry, seek.created_at,
+                    $notify, $lobby_lock
                 );
                 tx.commit().await.map_err(StoreError::from_sqlx)?;
                 Ok(seq)
@@ -661,9 +669,9 @@ macro_rules! impl_sql_store {
                 )
                 .unwrap_or(0);
                 for (closing, _) in &seats {
-                    head = announce_seek!(
+                    head = $crate::store::sql::announce_seek!(
                         &mut tx, closing.id, &game.game, LobbyKind::SeekClosed, closing.status,
-                        &closing.entry, game.at
+                        &closing.entry, game.at, $notify, $lobby_lock
                     );
                 }
                 tx.commit().await.map_err(StoreError::from_sqlx)?;
@@ -687,9 +695,9 @@ macro_rules! impl_sql_store {
                 .await
                 .map_err(StoreError::from_sqlx)?;
                 let Some(game) = game else { return Ok(None) };
-                let seq = announce_seek!(
+                let seq = $crate::store::sql::announce_seek!(
                     &mut tx, closing.id, &game, LobbyKind::SeekClosed, closing.status,
-                    &closing.entry, at
+                    &closing.entry, at, $notify, $lobby_lock
                 );
                 tx.commit().await.map_err(StoreError::from_sqlx)?;
                 Ok(Some(seq))

@@ -340,7 +340,11 @@ fn lobby_kind(before: GameStatus, after: GameStatus, joined: bool) -> Option<Lob
 }
 
 /// The lobby's note of a game as `row` and `seats` show it.
-fn lobby_note(kind: LobbyKind, row: &GameRow, seats: &[SeatRow]) -> ServiceResult<LobbyNote> {
+pub(crate) fn lobby_note(
+    kind: LobbyKind,
+    row: &GameRow,
+    seats: &[SeatRow],
+) -> ServiceResult<LobbyNote> {
     let entry = GameSummary::of(row, seats)?;
     Ok(LobbyNote {
         kind,
