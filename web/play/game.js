@@ -146,22 +146,21 @@ async function joinSeat(c) {
   const r = await guard(() => api("POST", `/v1/${c.kind}/games/${c.id}/join`, { body, token: me.key || undefined }));
   if (!r || c !== cur) return;
   if (name && !me.key) me.name = name;
-  saveToken(c.id, r.seat, r.token);
-  c.tokens = seatTokens(c.id);
-  c.seat = r.seat;
-  // The stream so far was a spectator's: follow it as the seat now.
-  c.follower?.stop();
-  c.game = r.game;
-  startStream(c);
-  render();
+  takeSeat(c, r);
 }
 
 async function takeSeatBack(c, seat) {
   const r = await guard(() => api("POST", `/v1/${c.kind}/games/${c.id}/seats/${seat}/token`, { token: me.key }));
   if (!r || c !== cur) return;
+  takeSeat(c, r);
+}
+
+/** Keeps the seat's token from a join or a take-back, and follows the game as that seat now. */
+function takeSeat(c, r) {
   saveToken(c.id, r.seat, r.token);
   c.tokens = seatTokens(c.id);
   c.seat = r.seat;
+  // The stream so far was another viewer's: follow it as the seat now.
   c.follower?.stop();
   c.game = r.game;
   startStream(c);
