@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod clock;
 pub mod go;
 pub mod gomoku;
 #[cfg(feature = "turn")]
@@ -18,7 +19,7 @@ pub mod uno;
 #[cfg(feature = "turn")]
 pub use turn::{schema_of, Example, Report, ReportParam, ReportQuery, ReportSpec, TurnGame};
 pub use turn::{
-    AiAnalysis, AiBudget, AiCandidate, AiChoice, AiLevel, AiRatings, EndReason, GameResult,
-    GameStatus, InviteWord, OpenSeat, PlayerSpec, ReservedFor, RuleError, Seat, SeatKind,
-    SeatKindWord, UnknownWord,
+    AiAnalysis, AiBudget, AiCandidate, AiChoice, AiLevel, AiRatings, EndReason, Forfeit,
+    GameResult, GameStatus, InviteWord, OpenSeat, PlayerSpec, ReservedFor, RuleError, Seat,
+    SeatKind, SeatKindWord, UnknownWord,
 };

@@ -10,6 +10,9 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 #[cfg(feature = "turn")]
 use serde_json::Value;
+
+#[cfg(feature = "turn")]
+use crate::clock::Clock;
 #[cfg(feature = "openapi")]
 use utoipa::ToSchema;
 
@@ -192,6 +195,10 @@ impl EndReason {
     pub const RESIGN: EndReason = EndReason::named("resign");
     pub const DRAW: EndReason = EndReason::named("draw");
     pub const ABORTED: EndReason = EndReason::named("aborted");
+    /// A seat ran out of time on its clock.
+    pub const TIMEOUT: EndReason = EndReason::named("timeout");
+    /// A seat stopped acting in an untimed game, and another claimed the win (`claim-victory`).
+    pub const ABANDONED: EndReason = EndReason::named("abandoned");
 
     pub const fn named(word: &'static str) -> Self {
         EndReason(std::borrow::Cow::Borrowed(word))
@@ -210,7 +217,8 @@ impl EndReason {
 pub struct GameResult {
     /// Winning seats; empty for a draw.
     pub winners: Vec<usize>,
-    /// `five_in_row`, `resign`, `score`, `draw`, `out_of_cards` or `aborted`.
+    /// `five_in_row`, `resign`, `score`, `draw`, `out_of_cards`, `timeout`, `abandoned` or
+    /// `aborted`.
     pub reason: EndReason,
     /// A short human summary, e.g. `"black wins with five in a row"` or `"B+3.5"`.
     pub summary: String,
@@ -222,6 +230,32 @@ impl GameResult {
             winners: Vec::new(),
             reason: EndReason::ABORTED,
             summary: "the game was ended before it finished".into(),
+        }
+    }
+}
+
+/// A seat that lost without a move of the rules' own: out of time or gone (see
+/// [`TurnGame::forfeit`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct Forfeit {
+    pub seat: Seat,
+    pub reason: EndReason,
+}
+
+impl Forfeit {
+    /// The result of a two-seat game that `seat` forfeited: the other seat wins.
+    pub fn result(&self) -> GameResult {
+        let winner = 1 - self.seat.min(1);
+        let why = if self.reason == EndReason::TIMEOUT {
+            "ran out of time"
+        } else {
+            "left the game"
+        };
+        GameResult {
+            winners: vec![winner],
+            reason: self.reason.clone(),
+            summary: format!("seat {} {why}; seat {winner} wins", self.seat),
         }
     }
 }
@@ -333,6 +367,10 @@ pub trait TurnGame: Clone + Serialize + DeserializeOwned + Send + Sync + 'static
     const REDO: bool = false;
     /// Whether seats may send each other messages (`POST …/messages`).
     const MESSAGES: bool = false;
+    /// Whether one seat may offer a draw that the other accepts (`POST …/draw`).
+    const DRAWS: bool = false;
+    /// Whether the game takes Go's byo-yomi time control.
+    const BYOYOMI: bool = false;
     /// Whether a seat's view holds something other seats may not see (UNO hands); the
     /// conformance suite then checks that no other view, event or log entry carries it.
     const PRIVATE_VIEWS: bool = false;
@@ -422,6 +460,14 @@ pub trait TurnGame: Clone + Serialize + DeserializeOwned + Send + Sync + 'static
     }
     /// Applies `mv` for `seat`, returning the events it caused.
     fn apply(&mut self, seat: Seat, mv: &Self::Move) -> Result<Vec<Self::Event>, RuleError>;
+    /// The game's clock, when it was created with one (`"clock"` in the options). The rules keep
+    /// it with the state but never run it: the server charges it with its own time.
+    fn clock(&self) -> Option<&Clock>;
+    fn clock_mut(&mut self) -> Option<&mut Clock>;
+    /// `seat` loses without a move: out of time (`reason` [`EndReason::TIMEOUT`]) or gone
+    /// ([`EndReason::ABANDONED`]). With two seats the other wins; UNO with more seats goes on
+    /// without it, and the last seat standing wins.
+    fn forfeit(&mut self, seat: Seat, reason: EndReason) -> Result<Vec<Self::Event>, RuleError>;
     /// What the public move log records for `mv`: the move itself unless it carries something
     /// secret.
     fn log_entry(mv: &Self::Move) -> Value {
@@ -455,6 +501,16 @@ pub trait TurnGame: Clone + Serialize + DeserializeOwned + Send + Sync + 'static
         let _ = (by, seats);
         Err(RuleError::Unsupported(format!(
             "{} has no redo",
+            Self::NAME
+        )))
+    }
+
+    /// `by` offers a draw, or accepts the other seat's offer, which ends the game in a draw. Only
+    /// between humans; a move declines a waiting offer, as it declines a take-back.
+    fn offer_draw(&mut self, by: Seat, seats: &[SeatKind]) -> Result<Vec<Self::Event>, RuleError> {
+        let _ = (by, seats);
+        Err(RuleError::Unsupported(format!(
+            "{} has no draw offers",
             Self::NAME
         )))
     }

@@ -17,10 +17,11 @@ use super::game::{color_of_seat, seat_of, Go, GoError, GoEvent, GoOptions};
 use super::score::{ScoreReport, Scoring};
 use super::sgf::SgfMeta;
 use super::vertex::{GoPlay, Vertex};
+use crate::clock::{Clock, TimeControl};
 use crate::takeback::{Takeback, TakebackAction, TakebackRule, Verdict};
 use crate::{
-    schema_of, AiAnalysis, AiBudget, AiCandidate, AiChoice, AiLevel, AiRatings, Example,
-    GameResult, PlayerSpec, Report, ReportParam, ReportQuery, ReportSpec, RuleError, Seat,
+    schema_of, AiAnalysis, AiBudget, AiCandidate, AiChoice, AiLevel, AiRatings, EndReason, Example,
+    Forfeit, GameResult, PlayerSpec, Report, ReportParam, ReportQuery, ReportSpec, RuleError, Seat,
     SeatKind, TurnGame,
 };
 
@@ -70,6 +71,8 @@ pub struct GoCreate {
     /// 7 or 7.5 (the ratings of the AI levels were measured there); `true` with anything else is
     /// refused.
     pub rated: Option<bool>,
+    /// A time control the server enforces (default: none); Go also takes byo-yomi.
+    pub clock: Option<TimeControl>,
     /// Two players: seat 0 is black and moves first.
     #[schema(min_items = 2, max_items = 2)]
     pub players: Vec<PlayerSpec>,
@@ -105,6 +108,11 @@ pub struct GoGame {
     /// Created with `"rated": false`, or from an SGF record.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     unrated: bool,
+    /// A seat that lost on time or was claimed gone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    forfeit: Option<Forfeit>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    clock: Option<Clock>,
     game: Go,
 }
 
@@ -483,6 +491,11 @@ impl TurnGame for GoGame {
             takeback: Takeback::new(options.takeback.unwrap_or_default()),
             auto_ai: options.auto_ai.unwrap_or(false),
             unrated: options.rated == Some(false) || options.sgf.is_some(),
+            forfeit: None,
+            clock: options
+                .clock
+                .map(|control| Clock::new(control, 2, Self::BYOYOMI))
+                .transpose()?,
         };
         if options.rated == Some(true) && !table.rated() {
             return Err(RuleError::InvalidOptions(format!(
@@ -495,7 +508,7 @@ impl TurnGame for GoGame {
     }
 
     fn turn(&self) -> Option<Seat> {
-        if self.aborted || self.game.is_over() {
+        if self.aborted || self.forfeit.is_some() || self.game.is_over() {
             None
         } else {
             Some(seat_of(self.game.next()))
@@ -513,6 +526,8 @@ impl TurnGame for GoGame {
             && RATED_KOMI.contains(&self.game.options().komi)
     }
 
+    const BYOYOMI: bool = true;
+
     fn resigns(mv: &GoMove) -> bool {
         mv.play == GoPlay::Resign
     }
@@ -525,7 +540,7 @@ impl TurnGame for GoGame {
     }
 
     fn apply(&mut self, seat: Seat, mv: &GoMove) -> Result<Vec<GoEvent>, RuleError> {
-        if self.aborted {
+        if self.aborted || self.forfeit.is_some() {
             return Err(RuleError::GameOver);
         }
         let mut events = self
@@ -538,6 +553,24 @@ impl TurnGame for GoGame {
         Ok(events)
     }
 
+    fn clock(&self) -> Option<&Clock> {
+        self.clock.as_ref()
+    }
+
+    fn clock_mut(&mut self) -> Option<&mut Clock> {
+        self.clock.as_mut()
+    }
+
+    fn forfeit(&mut self, seat: Seat, reason: EndReason) -> Result<Vec<GoEvent>, RuleError> {
+        if self.result().is_some() {
+            return Err(RuleError::GameOver);
+        }
+        let forfeit = Forfeit { seat, reason };
+        let result = forfeit.result();
+        self.forfeit = Some(forfeit);
+        Ok(vec![GoEvent::GameOver { result }])
+    }
+
     fn abort(&mut self) -> Vec<GoEvent> {
         self.aborted = true;
         vec![GoEvent::GameOver {
@@ -548,6 +581,9 @@ impl TurnGame for GoGame {
     fn result(&self) -> Option<GameResult> {
         if self.aborted {
             return Some(GameResult::aborted());
+        }
+        if let Some(forfeit) = &self.forfeit {
+            return Some(forfeit.result());
         }
         self.game.result().map(|result| result.shared())
     }

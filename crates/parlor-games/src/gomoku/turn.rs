@@ -10,10 +10,11 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use utoipa::ToSchema;
 
 use super::{ai, Gomoku, GomokuError, Point, Rule, Stone};
+use crate::clock::{Clock, TimeControl};
 use crate::takeback::{Takeback, TakebackAction, TakebackProposal, TakebackRule, Verdict};
 use crate::{
-    AiAnalysis, AiBudget, AiChoice, AiLevel, AiRatings, EndReason, Example, GameResult, PlayerSpec,
-    RuleError, Seat, SeatKind, TurnGame,
+    AiAnalysis, AiBudget, AiChoice, AiLevel, AiRatings, EndReason, Example, Forfeit, GameResult,
+    PlayerSpec, RuleError, Seat, SeatKind, TurnGame,
 };
 
 /// Gomoku's own reason for an ending.
@@ -37,6 +38,8 @@ pub struct GomokuOptions {
     /// `false`: an unrated game, which moves no Glicko-2 rating and allows take-backs and the
     /// AI's hints and previews (default: rated when every human seat is a registered player's).
     pub rated: Option<bool>,
+    /// A time control the server enforces (default: none).
+    pub clock: Option<TimeControl>,
     /// Two players: seat 0 is black and moves first.
     #[schema(min_items = 2, max_items = 2)]
     pub players: Vec<PlayerSpec>,
@@ -110,6 +113,11 @@ pub struct GomokuGame {
     /// Created with `"rated": false`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     unrated: bool,
+    /// A seat that lost on time or was claimed gone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    forfeit: Option<Forfeit>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    clock: Option<Clock>,
     board: Gomoku,
 }
 
@@ -284,6 +292,11 @@ impl TurnGame for GomokuGame {
             takeback: Takeback::new(options.takeback.unwrap_or_default()),
             auto_ai: options.auto_ai.unwrap_or(false),
             unrated: options.rated == Some(false),
+            forfeit: None,
+            clock: options
+                .clock
+                .map(|control| Clock::new(control, 2, Self::BYOYOMI))
+                .transpose()?,
         })
     }
 
@@ -332,6 +345,24 @@ impl TurnGame for GomokuGame {
         Ok(events)
     }
 
+    fn clock(&self) -> Option<&Clock> {
+        self.clock.as_ref()
+    }
+
+    fn clock_mut(&mut self) -> Option<&mut Clock> {
+        self.clock.as_mut()
+    }
+
+    fn forfeit(&mut self, seat: Seat, reason: EndReason) -> Result<Vec<GomokuEvent>, RuleError> {
+        if self.result().is_some() {
+            return Err(RuleError::GameOver);
+        }
+        let forfeit = Forfeit { seat, reason };
+        let result = forfeit.result();
+        self.forfeit = Some(forfeit);
+        Ok(vec![GomokuEvent::GameOver { result }])
+    }
+
     fn abort(&mut self) -> Vec<GomokuEvent> {
         self.aborted = true;
         vec![GomokuEvent::GameOver {
@@ -342,6 +373,9 @@ impl TurnGame for GomokuGame {
     fn result(&self) -> Option<GameResult> {
         if self.aborted {
             return Some(GameResult::aborted());
+        }
+        if let Some(forfeit) = &self.forfeit {
+            return Some(forfeit.result());
         }
         if let Some(loser) = self.resigned {
             let winner = 1 - loser;

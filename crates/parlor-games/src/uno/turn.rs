@@ -12,6 +12,7 @@ use super::ai::{self, Limits};
 use super::{
     Card, DeckOrigin, DeckSource, Outcome, Rules, Uno, UnoAction, UnoError, UnoEvent, UnoView,
 };
+use crate::clock::{Clock, TimeControl};
 use crate::seed::Seed;
 use crate::{
     AiAnalysis, AiBudget, AiCandidate, AiChoice, AiLevel, EndReason, Example, GameResult,
@@ -48,6 +49,9 @@ pub struct UnoOptions {
     /// How many seats one name may take with `join` (1 to 10, default 1).
     #[schema(minimum = 1, maximum = 10)]
     pub seats_per_name: Option<usize>,
+    /// A time control the server enforces (default: none). The seat whose turn it is is charged;
+    /// a jump-in is charged to nobody.
+    pub clock: Option<TimeControl>,
     /// A test table: `seed` or `deck` may fix the deal even with open seats, provided every open
     /// seat is by invitation (`{"open": "invite"}`) or reserved; the state's `deck` shows the
     /// invited guests that the deal is fixed (default false).
@@ -75,6 +79,8 @@ pub struct UnoGame {
     /// How many seats one name may take with `join`.
     #[serde(default = "one")]
     seats_per_name: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    clock: Option<Clock>,
 }
 
 fn one() -> usize {
@@ -273,6 +279,10 @@ impl TurnGame for UnoGame {
             moved: vec![false; seats.len()],
             deck,
             seats_per_name,
+            clock: options
+                .clock
+                .map(|control| Clock::new(control, seats.len(), Self::BYOYOMI))
+                .transpose()?,
         })
     }
 
@@ -321,6 +331,21 @@ impl TurnGame for UnoGame {
 
     fn has_moved(&self, seat: Seat) -> bool {
         self.moved.get(seat).copied().unwrap_or(false)
+    }
+
+    fn clock(&self) -> Option<&Clock> {
+        self.clock.as_ref()
+    }
+
+    fn clock_mut(&mut self) -> Option<&mut Clock> {
+        self.clock.as_mut()
+    }
+
+    fn forfeit(&mut self, seat: Seat, reason: EndReason) -> Result<Vec<UnoEvent>, RuleError> {
+        let _ = (seat, reason);
+        Err(RuleError::Unsupported(
+            "UNO: forfeits are not written yet".into(),
+        ))
     }
 
     fn abort(&mut self) -> Vec<UnoEvent> {
