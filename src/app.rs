@@ -16,6 +16,7 @@ use crate::service::ai_pool::AiPool;
 use crate::service::live::Live;
 use crate::service::metrics::Metrics;
 use crate::service::sweep::Sweeper;
+use crate::service::turns::timing::{sweep_clocks, Settlers};
 use crate::service::turns::LoadedGames;
 use crate::service::Services;
 use crate::store::{self, GameStore, StoreError};
@@ -66,12 +67,34 @@ pub struct Application {
     admin: Option<Admin>,
     /// Removes expired waiting games, idle decks and old announcements while the server runs.
     sweeper: Sweeper,
+    /// Ends the turns whose clocks ran out, whether or not anybody looks at their games.
+    clocks: ClockSweep,
     live: Arc<Live>,
     /// What other processes on the database announce, for `live` (PostgreSQL only).
     notices: Option<(
         Arc<dyn GameStore>,
         tokio::sync::mpsc::UnboundedReceiver<store::Notice>,
     )>,
+}
+
+/// The sweep for games whose clocks ran out, every `every`.
+struct ClockSweep {
+    state: web::Data<AppState>,
+    settlers: Settlers,
+    every: std::time::Duration,
+}
+
+impl ClockSweep {
+    async fn run(self) {
+        let mut ticks = tokio::time::interval(self.every);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            if let Err(e) = sweep_clocks(&self.state, &self.settlers).await {
+                tracing::warn!(error = %e, "the clock sweep failed; it runs again shortly");
+            }
+        }
+    }
 }
 
 /// The admin listener's server and address.
@@ -220,6 +243,7 @@ impl Application {
                 loaded: LoadedGames::with_budget(config.game_cache_bytes()),
                 reports: Default::default(),
                 live: live.clone(),
+                timing: config.timing(),
             },
             ai_limit: config
                 .ai_rate_per_minute
@@ -237,6 +261,7 @@ impl Application {
         let body_limit = config.body_limit;
         let body_timeout = std::time::Duration::from_secs(config.body_timeout.max(1));
         let shared = state.clone();
+        let shared_clocks = state.clone();
         let server = HttpServer::new(move || {
             let cors = cors_policy.middleware();
             App::new()
@@ -270,6 +295,11 @@ impl Application {
             address,
             admin,
             sweeper,
+            clocks: ClockSweep {
+                state: shared_clocks,
+                settlers: Settlers::of::<R>(),
+                every: std::time::Duration::from_millis(config.clock_sweep_ms.max(10)),
+            },
             live,
             notices,
         })
@@ -327,6 +357,7 @@ impl Application {
     /// Serves until the public server is stopped through its handle.
     async fn serve_until_stopped(self) -> std::io::Result<()> {
         let sweeping = tokio::spawn(self.sweeper.run());
+        let clocking = tokio::spawn(self.clocks.run());
         let following = self
             .notices
             .map(|(store, notices)| tokio::spawn(Arc::clone(&self.live).follow(store, notices)));
@@ -340,6 +371,7 @@ impl Application {
             admin.stop(true).await;
         }
         sweeping.abort();
+        clocking.abort();
         if let Some(following) = following {
             following.abort();
         }

@@ -68,6 +68,22 @@ pub struct Config {
     /// 503 and `Retry-After`.
     #[arg(long, env = "PARLOR_MAX_STREAMS", default_value_t = 10_000)]
     pub max_streams: usize,
+    /// Milliseconds a timed turn may overrun its clock before it loses: the network's lag.
+    #[arg(long, env = "PARLOR_CLOCK_GRACE_MS", default_value_t = 500)]
+    pub clock_grace_ms: u64,
+    /// Milliseconds between two sweeps for games whose clock ran out.
+    #[arg(long, env = "PARLOR_CLOCK_SWEEP_MS", default_value_t = 1_000)]
+    pub clock_sweep_ms: u64,
+    /// Seconds a game with a live clock waits for each seat's first move before it is aborted.
+    #[arg(long, env = "PARLOR_FIRST_MOVE_SECS", default_value_t = 60)]
+    pub first_move_secs: u64,
+    /// Seconds a human seat of an untimed game waits for its opponent before it may claim the
+    /// win (`claim-victory`).
+    #[arg(long, env = "PARLOR_CLAIM_AFTER_SECS", default_value_t = 3 * 24 * 3600)]
+    pub claim_after_secs: u64,
+    /// Where the service reads the time: the system's clock (tests give a fake one).
+    #[arg(skip)]
+    pub time: crate::service::time::Time,
 }
 
 impl Default for Config {
@@ -91,6 +107,11 @@ impl Default for Config {
             idle_deck_ttl_hours: 7 * 24,
             game_cache_mb: 64,
             max_streams: 10_000,
+            clock_grace_ms: 500,
+            clock_sweep_ms: 1_000,
+            first_move_secs: 60,
+            claim_after_secs: 3 * 24 * 3600,
+            time: Default::default(),
         }
     }
 }
@@ -120,6 +141,16 @@ impl Config {
         Expiry {
             waiting_games: hours(self.waiting_game_ttl_hours),
             idle_decks: hours(self.idle_deck_ttl_hours),
+        }
+    }
+
+    /// How the service runs game clocks, from the clock flags.
+    pub fn timing(&self) -> crate::service::time::Timing {
+        crate::service::time::Timing {
+            time: self.time.clone(),
+            grace_ms: self.clock_grace_ms as i64,
+            first_move_ms: self.first_move_secs.saturating_mul(1_000),
+            claim_after_ms: self.claim_after_secs.saturating_mul(1_000) as i64,
         }
     }
 

@@ -89,12 +89,32 @@ pub struct Object<T>(pub T);
 impl<'de, T: serde::de::DeserializeOwned> serde::Deserialize<'de> for Object<T> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         use serde::de::Error;
-        let value = d.deserialize_any(UniqueKeys)?;
-        if !value.is_object() {
-            return Err(D::Error::custom("the body must be a JSON object"));
-        }
+        let value = object_value(d)?;
         T::deserialize(value).map(Object).map_err(D::Error::custom)
     }
+}
+
+/// An [`Object`] body together with its JSON, for a service that keeps what was asked (a game's
+/// create options, which a rematch creates its game from).
+#[derive(Debug)]
+pub struct ObjectWithJson<T>(pub T, pub serde_json::Value);
+
+impl<'de, T: serde::de::DeserializeOwned> serde::Deserialize<'de> for ObjectWithJson<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let value = object_value(d)?;
+        let typed = T::deserialize(&value).map_err(D::Error::custom)?;
+        Ok(ObjectWithJson(typed, value))
+    }
+}
+
+fn object_value<'de, D: serde::Deserializer<'de>>(d: D) -> Result<serde_json::Value, D::Error> {
+    use serde::de::Error;
+    let value = d.deserialize_any(UniqueKeys)?;
+    if !value.is_object() {
+        return Err(D::Error::custom("the body must be a JSON object"));
+    }
+    Ok(value)
 }
 
 /// Builds a [`serde_json::Value`] as `Value::deserialize` does, but refuses an object that names

@@ -7,6 +7,7 @@ pub struct Metrics {
     pub registry: Registry,
     pub moves_applied: IntCounterVec,
     pub ai_think_seconds: HistogramVec,
+    pub clock_flags: IntCounterVec,
 }
 
 impl Metrics {
@@ -28,6 +29,17 @@ impl Metrics {
             &["game", "level"],
         )
         .expect("valid metric");
+        let clock_flags = IntCounterVec::new(
+            Opts::new(
+                "parlor_clock_expiries_total",
+                "Turns that ran out of time: a seat lost on time, or a game without a first move was aborted",
+            ),
+            &["game"],
+        )
+        .expect("valid metric");
+        registry
+            .register(Box::new(clock_flags.clone()))
+            .expect("registered once");
         registry
             .register(Box::new(moves_applied.clone()))
             .expect("registered once");
@@ -38,6 +50,7 @@ impl Metrics {
             registry,
             moves_applied,
             ai_think_seconds,
+            clock_flags,
         }
     }
 }

@@ -12,6 +12,7 @@ pub mod resource;
 pub mod seats;
 pub mod seeks;
 pub mod sweep;
+pub mod time;
 pub mod tokens;
 pub mod turns;
 
@@ -32,6 +33,8 @@ pub struct Services {
     pub reports: ReportCache,
     /// The games and lobby this process's streams watch.
     pub live: Arc<live::Live>,
+    /// The time, and how game clocks run.
+    pub timing: time::Timing,
 }
 
 /// Which report of which version of a game, for which query.

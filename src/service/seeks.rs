@@ -482,7 +482,8 @@ async fn start_game<G: TurnGame>(svc: &Services, group: &[&SeekRecord]) -> Servi
             reserved_for: None,
         })
         .collect();
-    let (row, new_game) = super::turns::new_game(&game, seats)?;
+    let kept = Some(group[0].options.0.clone());
+    let (row, new_game) = super::turns::new_game(svc, &mut game, seats, kept)?;
     let mut closings = Vec::with_capacity(group.len());
     for (seat, &i) in order.iter().enumerate() {
         let mut seek = view(group[i])?;

@@ -91,6 +91,24 @@ pub trait GameStore: Send + Sync + 'static {
     /// changes, the stream's replay row and the lobby's announcement, all or nothing. A stale
     /// version is [`StoreError::Conflict`]. Answers the announcement's lobby sequence number.
     async fn commit(&self, change: &Commit) -> StoreResult<Option<i64>>;
+    /// Claims up to `limit` games whose clock expired by `now_ms` (`sweep_at_ms`, grace included)
+    /// for `lease_ms`: their `sweep_at_ms` moves past the lease, so another sweeper (another
+    /// process) takes other games, and a claim whose sweeper died is taken again after it. The
+    /// flag itself is a change like any other, decided by its compare-and-swap.
+    async fn claim_overdue(
+        &self,
+        now_ms: i64,
+        lease_ms: i64,
+        limit: i64,
+    ) -> StoreResult<Vec<(Uuid, String)>>;
+    /// A game's create options without `players` (`None` for a game stored before they were
+    /// kept, or created by a table whose options are not kept).
+    async fn game_options(
+        &self,
+        id: Uuid,
+    ) -> StoreResult<Option<sqlx::types::Json<serde_json::Value>>>;
+    /// The rematch of finished game `id`, once created.
+    async fn rematch_of(&self, id: Uuid) -> StoreResult<Option<Uuid>>;
     /// The replay rows of a game's changes after version `after`, oldest first, at most `limit`.
     /// Only the latest [`REPLAY_KEEP`] changes of a game are kept.
     async fn changes_after(&self, id: Uuid, after: i64, limit: i64) -> StoreResult<Vec<ChangeRow>>;

@@ -94,5 +94,7 @@ impl_sql_store!(
     // Held to the commit: a lobby number is taken only once every smaller one has committed, so a
     // reader that has seen number n never finds a smaller one later.
     lobby_lock: Some("SELECT pg_advisory_xact_lock(7100001)"),
+    // Two processes' sweepers claim disjoint overdue games: rows another claim holds are skipped.
+    claim_lock: " FOR UPDATE SKIP LOCKED",
     notices: PgStore::notices
 );

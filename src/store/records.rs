@@ -65,6 +65,12 @@ pub struct NewGame {
     /// What the lobby announces, if the game is listed.
     pub lobby: LobbyNote,
     pub at: DateTime<Utc>,
+    /// When a running clock expires, grace included (ms since the Unix epoch).
+    pub sweep_at_ms: Option<i64>,
+    /// The create options without `players`, which a rematch creates its game from.
+    pub options: Option<Value>,
+    /// The finished game this one is the rematch of.
+    pub rematch_of: Option<Uuid>,
 }
 
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -81,6 +87,9 @@ pub struct GameRow {
     pub result: Option<Json<Value>>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    /// When a running clock expires, grace included (ms since the Unix epoch): a request that
+    /// reads the game after it settles the clock first.
+    pub sweep_at_ms: Option<i64>,
 }
 
 /// A stored version of a game that a reader already holds in memory. Every change moves the
@@ -163,6 +172,8 @@ pub struct Commit {
     /// What the lobby announces, if anything (a join, a start, an end).
     pub lobby: Option<LobbyNote>,
     pub at: DateTime<Utc>,
+    /// When the clock the change leaves running expires, grace included (ms since the epoch).
+    pub sweep_at_ms: Option<i64>,
 }
 
 /// A lobby announcement: what happened to a game, and its public listing entry after it. The
@@ -400,8 +411,8 @@ impl GameFilter {
     /// key), which the store's contract tests check with `EXPLAIN`.
     pub fn listing_sql(&self) -> String {
         let mut sql = String::from(
-            "SELECT id, game, status, version, turn, NULL AS state, result, created_at, updated_at \
-             FROM games WHERE 1 = 1",
+            "SELECT id, game, status, version, turn, NULL AS state, result, created_at, updated_at, \
+             sweep_at_ms FROM games WHERE 1 = 1",
         );
         let mut n = 0;
         let mut next = || {

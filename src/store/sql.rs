@@ -251,6 +251,7 @@ macro_rules! impl_sql_store {
         state_param: $state_param:path,
         notify: $notify:expr,
         lobby_lock: $lobby_lock:expr,
+        claim_lock: $claim_lock:expr,
         notices: $notices:path
     ) => {
         /// Inserts a new game, its seats and its players' score rows inside transaction `$tx`.
@@ -259,8 +260,9 @@ macro_rules! impl_sql_store {
                 let tx = $tx;
                 let game: &NewGame = $game;
                 sqlx::query(
-                    "INSERT INTO games (id, game, status, version, turn, state, result, created_at, updated_at) \
-                     VALUES ($1, $2, $3, 0, $4, $5, NULL, $6, $6)",
+                    "INSERT INTO games (id, game, status, version, turn, state, result, created_at, \
+                     updated_at, sweep_at_ms, options, rematch_of) \
+                     VALUES ($1, $2, $3, 0, $4, $5, NULL, $6, $6, $7, $8, $9)",
                 )
                 .bind(game.id)
                 .bind(&game.game)
@@ -268,6 +270,9 @@ macro_rules! impl_sql_store {
                 .bind(game.turn)
                 .bind($state_param(&*game.state))
                 .bind(game.at)
+                .bind(game.sweep_at_ms)
+                .bind(game.options.as_ref().map(Json))
+                .bind(game.rematch_of)
                 .execute(&mut **tx)
                 .await
                 .map_err(StoreError::from_sqlx)?;
@@ -340,7 +345,7 @@ macro_rules! impl_sql_store {
                 let row: Option<GameRow> = sqlx::query_as(
                     "SELECT id, game, status, version, turn, \
                      CASE WHEN version = $1 AND updated_at = $2 THEN NULL ELSE state END AS state, \
-                     result, created_at, updated_at FROM games WHERE id = $3",
+                     result, created_at, updated_at, sweep_at_ms FROM games WHERE id = $3",
                 )
                 .bind(held.map(|h| h.version))
                 .bind(held.map(|h| h.updated_at))
@@ -369,15 +374,16 @@ macro_rules! impl_sql_store {
                 // column is set, even to the same value, one more page in the log of every move.
                 let mut update = sqlx::query(if change.status.is_some() {
                     "UPDATE games SET turn = $1, state = $2, result = $3, updated_at = $4, \
-                     status = $5, version = version + 1 WHERE id = $6 AND version = $7"
+                     sweep_at_ms = $5, status = $6, version = version + 1 WHERE id = $7 AND version = $8"
                 } else {
                     "UPDATE games SET turn = $1, state = $2, result = $3, updated_at = $4, \
-                     version = version + 1 WHERE id = $5 AND version = $6"
+                     sweep_at_ms = $5, version = version + 1 WHERE id = $6 AND version = $7"
                 })
                 .bind(change.turn)
                 .bind($state_param(&*change.state))
                 .bind(change.result.as_ref().map(Json))
-                .bind(change.at);
+                .bind(change.at)
+                .bind(change.sweep_at_ms);
                 if let Some(status) = change.status {
                     update = update.bind(status.as_str());
                 }
@@ -469,6 +475,39 @@ macro_rules! impl_sql_store {
                 );
                 tx.commit().await.map_err(StoreError::from_sqlx)?;
                 Ok(seq)
+            }
+
+            async fn claim_overdue(&self, now_ms: i64, lease_ms: i64, limit: i64) -> StoreResult<Vec<(Uuid, String)>> {
+                let sql = format!(
+                    "UPDATE games SET sweep_at_ms = $1 WHERE id IN (SELECT id FROM games \
+                     WHERE sweep_at_ms <= $2 ORDER BY sweep_at_ms LIMIT $3{}) RETURNING id, game",
+                    $claim_lock
+                );
+                sqlx::query_as(&sql)
+                    .bind(now_ms + lease_ms)
+                    .bind(now_ms)
+                    .bind(limit)
+                    .fetch_all(self.writer())
+                    .await
+                    .map_err(StoreError::from_sqlx)
+            }
+
+            async fn game_options(&self, id: Uuid) -> StoreResult<Option<Json<serde_json::Value>>> {
+                let options: Option<Option<Json<serde_json::Value>>> =
+                    sqlx::query_scalar("SELECT options FROM games WHERE id = $1")
+                        .bind(id)
+                        .fetch_optional(&self.pool)
+                        .await
+                        .map_err(StoreError::from_sqlx)?;
+                Ok(options.flatten())
+            }
+
+            async fn rematch_of(&self, id: Uuid) -> StoreResult<Option<Uuid>> {
+                sqlx::query_scalar("SELECT id FROM games WHERE rematch_of = $1")
+                    .bind(id)
+                    .fetch_optional(&self.pool)
+                    .await
+                    .map_err(StoreError::from_sqlx)
             }
 
             async fn changes_after(&self, id: Uuid, after: i64, limit: i64) -> StoreResult<Vec<ChangeRow>> {

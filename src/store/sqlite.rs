@@ -112,6 +112,7 @@ impl_sql_store!(
     state_param: state_text,
     notify: None,
     lobby_lock: None,
+    claim_lock: "",
     notices: no_notices
 );
 

@@ -7,6 +7,7 @@
 mod common;
 
 mod bad_input;
+mod clocks;
 mod conformance;
 mod contract;
 mod go_api;

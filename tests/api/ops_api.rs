@@ -549,6 +549,9 @@ async fn the_server_sweeps_what_expired(db: Db) {
             entry: json!({}),
         },
         at,
+        sweep_at_ms: None,
+        options: None,
+        rematch_of: None,
     };
     let stale = waiting(now - chrono::Duration::hours(25));
     let fresh = waiting(now - chrono::Duration::hours(23));

@@ -70,6 +70,9 @@ fn new_game(player: &str) -> NewGame {
             entry: json!({"player": player}),
         },
         at: Utc::now(),
+        sweep_at_ms: None,
+        options: None,
+        rematch_of: None,
     }
 }
 
@@ -91,6 +94,7 @@ fn change(game: &NewGame, expected_version: i64, mv: &str) -> Commit {
         seats_after: game.seats.clone(),
         lobby: None,
         at: Utc::now(),
+        sweep_at_ms: None,
     }
 }
 

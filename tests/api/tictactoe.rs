@@ -4,10 +4,11 @@
 
 use std::ops::RangeInclusive;
 
+use parlor::games::clock::Clock;
 use parlor::games::registry::{BuiltinGames, Games, TurnGameVisitor};
 use parlor::games::{
-    AiAnalysis, AiBudget, AiChoice, AiLevel, EndReason, Example, GameResult, PlayerSpec, RuleError,
-    Seat, SeatKind, TurnGame,
+    AiAnalysis, AiBudget, AiChoice, AiLevel, EndReason, Example, Forfeit, GameResult, PlayerSpec,
+    RuleError, Seat, SeatKind, TurnGame,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -68,6 +69,8 @@ pub enum Event {
 pub struct TicTacToe {
     moves: Vec<u8>,
     resigned: Option<Seat>,
+    #[serde(default)]
+    forfeit: Option<Forfeit>,
     aborted: bool,
     auto_ai: bool,
 }
@@ -147,6 +150,7 @@ impl TurnGame for TicTacToe {
         Ok(TicTacToe {
             moves: Vec::new(),
             resigned: None,
+            forfeit: None,
             aborted: false,
             auto_ai: options.auto_ai.unwrap_or(false),
         })
@@ -193,6 +197,25 @@ impl TurnGame for TicTacToe {
         Ok(events)
     }
 
+    /// Tic-tac-toe is never timed, but a seat may still be claimed gone.
+    fn clock(&self) -> Option<&Clock> {
+        None
+    }
+
+    fn clock_mut(&mut self) -> Option<&mut Clock> {
+        None
+    }
+
+    fn forfeit(&mut self, seat: Seat, reason: EndReason) -> Result<Vec<Event>, RuleError> {
+        if self.result().is_some() {
+            return Err(RuleError::GameOver);
+        }
+        let forfeit = Forfeit { seat, reason };
+        let result = forfeit.result();
+        self.forfeit = Some(forfeit);
+        Ok(vec![Event::GameOver { result }])
+    }
+
     fn abort(&mut self) -> Vec<Event> {
         self.aborted = true;
         vec![Event::GameOver {
@@ -203,6 +226,9 @@ impl TurnGame for TicTacToe {
     fn result(&self) -> Option<GameResult> {
         if self.aborted {
             return Some(GameResult::aborted());
+        }
+        if let Some(forfeit) = &self.forfeit {
+            return Some(forfeit.result());
         }
         if let Some(loser) = self.resigned {
             return Some(GameResult {

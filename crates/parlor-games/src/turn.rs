@@ -382,7 +382,7 @@ pub trait TurnGame: Clone + Serialize + DeserializeOwned + Send + Sync + 'static
     /// The game-specific `state` of the resource, as one seat (or a spectator) may see it.
     type View: Serialize + ToSchema + Send + 'static;
     /// What a change caused, as everybody may see it.
-    type Event: Clone + Serialize + ToSchema + Send + 'static;
+    type Event: Clone + Serialize + ToSchema + Send + Sync + 'static;
 
     /// The game's own example of play: the OpenAPI document shows it as the create and move
     /// examples, and the conformance suite and the refusal check play it.

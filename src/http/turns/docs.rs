@@ -608,6 +608,47 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
         );
         add(&paths.seat_token(), HttpMethod::Post, operation);
     }
+    add(
+        &paths.action("claim-victory"),
+        HttpMethod::Post,
+        op(
+            "claim_victory",
+            "Claim the win from an opponent who walked away",
+            "In a game without a clock, a human seat whose opponent (the seat to act, a human) has not acted for the server's claim time (`--claim-after-secs`, 3 days by default) takes the win: the opponent loses with reason `abandoned` (in UNO with more seats the opponent leaves the table and play goes on). 409 `conflict` before that time (the answer says how long is left), on one's own turn, or in a timed game, whose clock decides.",
+            Auth::Token,
+        )
+        .build(true, None, "200", outcome(), ProblemSet::SEAT_ACTION),
+    );
+    add(
+        &paths.action("rematch"),
+        HttpMethod::Post,
+        op(
+            "rematch",
+            "Play a finished game again",
+            "By a seat of a finished game (its token): the first call creates the follow-up game, with the same options and the seats rotated by one (with two seats the colours swap); AI seats carry over. Every human seat that calls gets its seat there and its token (the same token on every call); the follow-up waits until every human seat of the old game has called, then starts. The old game's stream announces it: an event `{\"type\": \"rematch\", \"id\"}`. 409 `conflict` for a game not finished.",
+            Auth::Token,
+        )
+        .build(
+            true,
+            None,
+            "200",
+            json_response("The seat taken in the follow-up, its token and that game", names.reference("Joined"), true),
+            ProblemSet::SEAT_ACTION,
+        ),
+    );
+    if G::DRAWS {
+        add(
+            &paths.action("draw"),
+            HttpMethod::Post,
+            op(
+                "draw",
+                "Offer or accept a draw",
+                "A seat offers a draw (event `draw_offered`); the other seat's `draw` accepts it and the game ends in a draw (reason `draw`). A move by either seat declines a waiting offer (`draw_declined`), as it declines a take-back. Between two humans only: 409 `conflict` against an AI seat, or for a second offer by the same seat.",
+                Auth::Token,
+            )
+            .build(true, None, "200", outcome(), ProblemSet::SEAT_ACTION),
+        );
+    }
     if G::UNDO {
         add(
             &paths.action("undo"),

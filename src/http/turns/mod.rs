@@ -11,11 +11,11 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 use uuid::Uuid;
 
-use super::auth::Bearer;
+use super::auth::{Bearer, BearerSecret};
 use super::conditional::{self, IfMatch, View};
 use super::error::ApiError;
 use super::limits::{AiRateLimit, AutoPlayLimit};
-use super::{get_or_head, resource, NoParams, Object};
+use super::{get_or_head, resource, NoParams, Object, ObjectWithJson};
 use crate::app::AppState;
 use crate::games::registry::{Games, TurnGameVisitor};
 use crate::games::{Report, TurnGame};
@@ -42,11 +42,13 @@ async fn create<G: TurnGame>(
     _quota: super::limits::CreateQuota,
     auto_play: AutoPlayLimit,
     player_key: Bearer,
-    body: web::Json<Object<G::Options>>,
+    body: web::Json<ObjectWithJson<G::Options>>,
 ) -> Result<HttpResponse, ApiError> {
-    let options = body.into_inner().0;
-    let created =
-        turns::create::<G>(&app, options, player_key.hash(), &|| auto_play.admits()).await?;
+    let ObjectWithJson(options, json) = body.into_inner();
+    let created = turns::create::<G>(&app, options, json, player_key.hash(), &|| {
+        auto_play.admits()
+    })
+    .await?;
     let location = format!("/v1/{}/games/{}", G::NAME, created.game.id);
     Ok(conditional::created(
         &location,
@@ -164,8 +166,11 @@ const UNDO: u8 = 0;
 const REDO: u8 = 1;
 const START: u8 = 2;
 const END: u8 = 3;
+const DRAW: u8 = 4;
+const CLAIM_VICTORY: u8 = 5;
 
-/// `undo`, `redo`, `start` or `end`: a seat token, an optional `If-Match`, no body.
+/// `undo`, `redo`, `start`, `end`, `draw` or `claim-victory`: a seat token, an optional
+/// `If-Match`, no body.
 async fn seat_action<G: TurnGame, const ACTION: u8>(
     app: web::Data<AppState>,
     id: web::Path<Uuid>,
@@ -180,9 +185,25 @@ async fn seat_action<G: TurnGame, const ACTION: u8>(
         UNDO => turns::take_back::<G>(&app, id, token, if_match, TakeBack::Undo).await?,
         REDO => turns::take_back::<G>(&app, id, token, if_match, TakeBack::Redo).await?,
         START => turns::start::<G>(&app, id, token, if_match, &allow_ai).await?,
+        DRAW => turns::offer_draw::<G>(&app, id, token, if_match).await?,
+        CLAIM_VICTORY => turns::claim_victory::<G>(&app, id, token, if_match).await?,
         _ => turns::end::<G>(&app, id, token, if_match).await?,
     };
     Ok(changed(&outcome.game, &outcome))
+}
+
+/// `rematch`: the old game's seat token, no body; the answer holds the seat's token in the
+/// follow-up.
+async fn rematch<G: TurnGame>(
+    app: web::Data<AppState>,
+    id: web::Path<Uuid>,
+    _: web::Query<NoParams>,
+    auto_play: AutoPlayLimit,
+    secret: BearerSecret,
+) -> Result<HttpResponse, ApiError> {
+    let allow_ai = || auto_play.admits();
+    let joined = turns::rematch::<G>(&app, *id, secret.get(), &allow_ai).await?;
+    Ok(conditional::secret(changed(&joined.game, &joined)))
 }
 
 async fn message<G: TurnGame>(
@@ -291,6 +312,11 @@ fn routes<G: TurnGame>(cfg: &mut web::ServiceConfig) {
             resource(&paths.action("end"), "POST").route(web::post().to(seat_action::<G, END>)),
         )
         .service(resource(&paths.seat_token(), "POST").route(web::post().to(reissue_token::<G>)))
+        .service(
+            resource(&paths.action("claim-victory"), "POST")
+                .route(web::post().to(seat_action::<G, CLAIM_VICTORY>)),
+        )
+        .service(resource(&paths.action("rematch"), "POST").route(web::post().to(rematch::<G>)))
         .service(resource(&paths.action("events"), "GET").route(web::get().to(events::events::<G>)))
         .service(
             resource(&paths.action("stream-ticket"), "POST")
@@ -305,6 +331,11 @@ fn routes<G: TurnGame>(cfg: &mut web::ServiceConfig) {
     if G::REDO {
         cfg.service(
             resource(&paths.action("redo"), "POST").route(web::post().to(seat_action::<G, REDO>)),
+        );
+    }
+    if G::DRAWS {
+        cfg.service(
+            resource(&paths.action("draw"), "POST").route(web::post().to(seat_action::<G, DRAW>)),
         );
     }
     if G::MESSAGES {

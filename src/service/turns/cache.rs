@@ -181,6 +181,7 @@ mod tests {
             result: None,
             created_at: at,
             updated_at: at,
+            sweep_at_ms: None,
         }
     }
 

@@ -57,7 +57,7 @@ pub enum CatchUp<V> {
     /// The changes after the one it saw last, oldest first (empty: none yet).
     Changes(Vec<Change<V>>),
     /// The log no longer holds what it missed.
-    Missed(Snapshot<V>),
+    Missed(Box<Snapshot<V>>),
 }
 
 /// A ticket for the seat whose token asks (`None` for a table's owner, who sees what a
@@ -98,7 +98,7 @@ pub async fn open<G: TurnGame>(
     let game = game_of::<G>(svc, &fetched)?;
     let record = &fetched.record;
     Ok(Snapshot {
-        game: render(&record.row, &record.seats, &*game, viewer)?,
+        game: render(&record.row, &record.seats, &*game, viewer, &svc.timing)?,
         missed: false,
     })
 }
@@ -149,7 +149,7 @@ pub async fn snapshot<G: TurnGame>(
     let game = game_of::<G>(svc, &fetched)?;
     let record = &fetched.record;
     Ok(Snapshot {
-        game: render(&record.row, &record.seats, &*game, viewer)?,
+        game: render(&record.row, &record.seats, &*game, viewer, &svc.timing)?,
         missed,
     })
 }
@@ -171,7 +171,9 @@ pub async fn catch_up<G: TurnGame>(
         None => newest > after,
     };
     if gap {
-        return Ok(CatchUp::Missed(snapshot::<G>(svc, id, viewer, true).await?));
+        return Ok(CatchUp::Missed(Box::new(
+            snapshot::<G>(svc, id, viewer, true).await?,
+        )));
     }
     let changes = rows
         .into_iter()
@@ -189,9 +191,10 @@ pub async fn catch_up<G: TurnGame>(
                 result: None,
                 created_at,
                 updated_at: row.at,
+                sweep_at_ms: None,
             };
             Ok(Change {
-                game: render(&stored, &seats, &game, viewer)?,
+                game: render(&stored, &seats, &game, viewer, &svc.timing)?,
                 events: row.events.0,
             })
         })
@@ -223,7 +226,7 @@ pub async fn wait_past<G: TurnGame>(
         if version > after {
             let game = game_of::<G>(svc, &fetched)?;
             let record = &fetched.record;
-            let resource = render(&record.row, &record.seats, &*game, viewer)?;
+            let resource = render(&record.row, &record.seats, &*game, viewer, &svc.timing)?;
             return Ok(Read::Fresh(Box::new(resource)));
         }
         let mut closing = svc.live.closing();

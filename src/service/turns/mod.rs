@@ -9,7 +9,9 @@ mod cache;
 pub mod follow;
 mod log;
 mod play;
+mod rematch;
 mod seating;
+pub mod timing;
 
 use std::sync::Arc;
 
@@ -24,7 +26,11 @@ pub use cache::LoadedGames;
 pub use log::{log, report, LogItem};
 pub(crate) use play::new_game;
 pub use play::{ai_move, create, get, play, take_back, AiMoveRequest, Read, TakeBack};
-pub use seating::{end, join, message, reissue_token, start, JoinRequest, Joined, MessageRequest};
+pub use rematch::rematch;
+pub use seating::{
+    end, join, message, offer_draw, reissue_token, start, JoinRequest, Joined, MessageRequest,
+};
+pub use timing::claim_victory;
 
 use super::listing::GameSummary;
 use super::resource::{render, status_of, turn_of, GameResource};
@@ -134,7 +140,16 @@ impl<G: TurnGame> Loaded<G> {
     }
 }
 
+/// Loads a game for a change. A clock that ran out is settled first, in a change of its own: the
+/// request then acts on the game as the clock left it.
 async fn load<G: TurnGame>(svc: &Services, id: Uuid) -> ServiceResult<Loaded<G>> {
+    let mut loaded = load_unsettled::<G>(svc, id).await?;
+    timing::settle(svc, &mut loaded).await?;
+    Ok(loaded)
+}
+
+/// Loads a game as stored, its clock as it is.
+async fn load_unsettled<G: TurnGame>(svc: &Services, id: Uuid) -> ServiceResult<Loaded<G>> {
     let fetched = load_record::<G>(svc, id).await?;
     let game = game_of(svc, &fetched)?;
     Ok(Loaded {
@@ -362,14 +377,34 @@ async fn save<G: TurnGame>(
     change: Change,
     events: &[G::Event],
 ) -> ServiceResult<()> {
-    let now = crate::store::now();
-    let record = &loaded.record;
-    let mut seats = record.seats.clone();
+    let events = serde_json::to_value(events).map_err(|e| ServiceError::Internal(e.to_string()))?;
+    save_json(svc, loaded, change, events).await
+}
+
+/// [`save`] with the change's events as JSON: the server's own events (a rematch) are not the
+/// rules' events.
+async fn save_json<G: TurnGame>(
+    svc: &Services,
+    loaded: &mut Loaded<G>,
+    change: Change,
+    events: Value,
+) -> ServiceResult<()> {
+    let now = svc.timing.time.now();
+    let mut seats = loaded.record.seats.clone();
     for changed in &change.seats {
         if let Some(slot) = seats.iter_mut().find(|s| s.seat == changed.seat) {
             *slot = changed.clone();
         }
     }
+    let status = status_of(&*loaded.game, &seats);
+    if loaded.game.clock().is_some() {
+        let now_ms = svc.timing.time.now_ms();
+        loaded.change(svc, |game| {
+            timing::run_clock(game, change.seat, status, now_ms);
+            Ok(())
+        })?;
+    }
+    let record = &loaded.record;
     let result = loaded.game.result();
     let mut scores = change.scores;
     let mut rating = None;
@@ -382,7 +417,7 @@ async fn save<G: TurnGame>(
             rating = rated_game(&seats, result, &ai)?;
         }
     }
-    let status = status_of(&*loaded.game, &seats);
+    let sweep_at_ms = timing::sweep_at(&*loaded.game, status, &svc.timing);
     let mut row = GameRow {
         id: record.row.id,
         game: record.row.game.clone(),
@@ -398,6 +433,7 @@ async fn save<G: TurnGame>(
             .map_err(|e| ServiceError::Internal(e.to_string()))?,
         created_at: record.row.created_at,
         updated_at: now,
+        sweep_at_ms,
     };
     let lobby = lobby_kind(record.row.status, row.status, change.joined)
         .map(|kind| lobby_note(kind, &row, &seats))
@@ -415,10 +451,11 @@ async fn save<G: TurnGame>(
         seats: change.seats,
         scores,
         rating,
-        events: serde_json::to_value(events).map_err(|e| ServiceError::Internal(e.to_string()))?,
+        events,
         seats_after: seats,
         lobby,
         at: now,
+        sweep_at_ms,
     };
     let announced = svc.store.commit(&commit).await?;
     svc.live.game_moved(row.id, row.version);
@@ -436,6 +473,7 @@ async fn save<G: TurnGame>(
 }
 
 fn rendered<G: TurnGame>(
+    svc: &Services,
     loaded: &Loaded<G>,
     viewer: Option<Seat>,
 ) -> ServiceResult<GameResource<G::View>> {
@@ -444,6 +482,7 @@ fn rendered<G: TurnGame>(
         &loaded.record.seats,
         &*loaded.game,
         viewer,
+        &svc.timing,
     )
 }
 

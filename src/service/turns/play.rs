@@ -13,8 +13,8 @@ use uuid::Uuid;
 use super::{
     ai_only, ai_seed, check_if_match, driven_by_owner, ensure_active, game_of, is_rated, load,
     load_as_seat, load_record, missing_token, rendered, save, seat_kinds, seat_of, state_json,
-    AiAllowance, Change, CreatedGame, Loaded, Outcome, SeatInvite, SeatToken, DEFAULT_AI_TIME_MS,
-    MAX_AI_TIME_MS,
+    timing, AiAllowance, Change, CreatedGame, Loaded, Outcome, SeatInvite, SeatToken,
+    DEFAULT_AI_TIME_MS, MAX_AI_TIME_MS,
 };
 use crate::games::{AiBudget, AiLevel, Seat, SeatKind, SeatKindWord, TurnGame};
 use crate::service::players;
@@ -50,6 +50,7 @@ pub struct AiMoveRequest {
 pub async fn create<G: TurnGame>(
     svc: &Services,
     options: G::Options,
+    mut options_json: serde_json::Value,
     claimant: Option<&TokenHash>,
     allow_ai: AiAllowance<'_>,
 ) -> ServiceResult<CreatedGame<G>> {
@@ -91,6 +92,9 @@ pub async fn create<G: TurnGame>(
     }
     let reserved_for = reserved_players(svc, &plans).await?;
     let mut game = G::new(&options, &kinds, rand::random())?;
+    if let Some(object) = options_json.as_object_mut() {
+        object.remove("players");
+    }
     if !kinds.contains(&SeatKind::Open) && !game.waits_for_start() {
         game.start(&kinds)?;
     }
@@ -137,7 +141,7 @@ pub async fn create<G: TurnGame>(
             reserved_for: reserved_for.get(&seat).cloned(),
         });
     }
-    let (mut row, new_game) = new_game(&game, seat_rows.clone())?;
+    let (mut row, new_game) = new_game(svc, &mut game, seat_rows.clone(), Some(options_json))?;
     if let Some(seq) = svc.store.create_game(&new_game).await? {
         svc.live.lobby_moved(seq);
     }
@@ -161,7 +165,7 @@ pub async fn create<G: TurnGame>(
     // The creator sees the game as its first human seat would (its own hand, if any).
     let viewer = tokens.first().map(|t| t.seat);
     Ok(CreatedGame {
-        game: rendered(&loaded, viewer)?,
+        game: rendered(svc, &loaded, viewer)?,
         tokens,
         invites,
         owner_token: owner.map(|(token, _)| token),
@@ -170,10 +174,13 @@ pub async fn create<G: TurnGame>(
 }
 
 /// A new game's row, and what the store inserts of it: the state, the seats, the score rows of its
-/// players and the lobby's announcement.
+/// players, the lobby's announcement and the create `options` (without `players`). A game that
+/// starts at once starts its clock.
 pub(crate) fn new_game<G: TurnGame>(
-    game: &G,
+    svc: &Services,
+    game: &mut G,
     seats: Vec<SeatRow>,
+    options: Option<serde_json::Value>,
 ) -> ServiceResult<(GameRow, NewGame)> {
     let scored_players = if G::SCORED {
         seats
@@ -184,8 +191,10 @@ pub(crate) fn new_game<G: TurnGame>(
     } else {
         Vec::new()
     };
-    let now = crate::store::now();
-    let status = status_of(game, &seats);
+    let now = svc.timing.time.now();
+    let status = status_of(&*game, &seats);
+    super::timing::run_clock(game, None, status, svc.timing.time.now_ms());
+    let sweep_at_ms = super::timing::sweep_at(&*game, status, &svc.timing);
     let row = GameRow {
         id: Uuid::now_v7(),
         game: G::NAME.into(),
@@ -197,6 +206,7 @@ pub(crate) fn new_game<G: TurnGame>(
         result: None,
         created_at: now,
         updated_at: now,
+        sweep_at_ms,
     };
     let lobby = super::lobby_note(crate::store::LobbyKind::Created, &row, &seats)?;
     let new_game = NewGame {
@@ -204,11 +214,14 @@ pub(crate) fn new_game<G: TurnGame>(
         game: row.game.clone(),
         status: row.status,
         turn: row.turn,
-        state: state_json(game)?,
+        state: state_json(&*game)?,
         seats,
         scored_players,
         lobby,
         at: now,
+        sweep_at_ms,
+        options,
+        rematch_of: None,
     };
     Ok((row, new_game))
 }
@@ -318,11 +331,20 @@ pub async fn get<G: TurnGame>(
     let record = &fetched.record;
     // The token is checked first: a 304 must not tell a wrong token anything either.
     let viewer = seat_of(svc, record, token).await?;
+    // A clock that ran out is settled before anybody sees the game.
+    let now_ms = svc.timing.time.now_ms();
+    if record.row.sweep_at_ms.is_some_and(|at| at < now_ms) {
+        let loaded = load::<G>(svc, id).await?;
+        if unchanged(loaded.record.row.version, viewer) {
+            return Ok(Read::Unchanged(loaded.record.row.version, viewer));
+        }
+        return Ok(Read::Fresh(Box::new(rendered(svc, &loaded, viewer)?)));
+    }
     if unchanged(record.row.version, viewer) {
         return Ok(Read::Unchanged(record.row.version, viewer));
     }
     let game = game_of::<G>(svc, &fetched)?;
-    let resource = render(&record.row, &record.seats, &*game, viewer)?;
+    let resource = render(&record.row, &record.seats, &*game, viewer, &svc.timing)?;
     Ok(Read::Fresh(Box::new(resource)))
 }
 
@@ -353,7 +375,7 @@ pub async fn play<G: TurnGame>(
         .with_label_values(&[G::NAME])
         .inc();
     events.extend(play_ai_seats(svc, &mut loaded, allow_ai).await?);
-    Ok(Outcome::of(rendered(&loaded, Some(seat))?, events))
+    Ok(Outcome::of(rendered(svc, &loaded, Some(seat))?, events))
 }
 
 /// Plays AI seats for a game with `auto_ai` until a human must (or could) act or the game ends:
@@ -382,8 +404,13 @@ pub(super) async fn play_ai_seats<G: TurnGame>(
         if !allow_ai() {
             break;
         }
-        let budget = Duration::from_millis(AUTO_AI_TIME_MS);
+        let auto = Duration::from_millis(AUTO_AI_TIME_MS);
+        let budget = timing::ai_time(&*loaded.game, seat, &svc.timing, Some(auto), auto);
         let choice = think(svc, loaded, seat, level, budget).await?;
+        // The clock ran out while it thought: the flag ends its turn instead.
+        if timing::settle(svc, loaded).await? {
+            break;
+        }
         let caused = loaded.change(svc, |game| game.apply(seat, &choice.chosen))?;
         let change = Change::by(Some(seat), G::log_entry(&choice.chosen));
         save(svc, loaded, change, &caused).await?;
@@ -435,7 +462,7 @@ pub async fn ai_move<G: TurnGame>(
     allow_ai: AiAllowance<'_>,
 ) -> ServiceResult<Outcome<G>> {
     let time_ms = request.time_ms.unwrap_or(DEFAULT_AI_TIME_MS);
-    if !(1..=MAX_AI_TIME_MS).contains(&time_ms) {
+    if request.time_ms.is_some() && !(1..=MAX_AI_TIME_MS).contains(&time_ms) {
         return Err(ServiceError::Invalid(format!(
             "time_ms must be 1 to {MAX_AI_TIME_MS}, not {time_ms}"
         )));
@@ -483,7 +510,24 @@ pub async fn ai_move<G: TurnGame>(
             )
         }
     };
-    let choice = think(svc, &loaded, seat, level, Duration::from_millis(time_ms)).await?;
+    let asked = request.time_ms.map(Duration::from_millis);
+    let default = Duration::from_millis(DEFAULT_AI_TIME_MS);
+    let time = match apply {
+        // A played move thinks within the seat's clock; a hint is the asker's own time.
+        true => timing::ai_time(&*loaded.game, seat, &svc.timing, asked, default),
+        false => asked.unwrap_or(default),
+    };
+    let choice = think(svc, &loaded, seat, level, time).await?;
+    // The clock ran out while it thought: the flag ends the turn, and the move is not played.
+    if apply && timing::settle(svc, &mut loaded).await? {
+        return Ok(Outcome {
+            game: rendered(svc, &loaded, viewer)?,
+            events: Vec::new(),
+            chosen: Some(choice.chosen),
+            analysis: None,
+            applied: Some(false),
+        });
+    }
     // What the AI saw of a hidden hand stays with that hand's seat.
     let analysis = if G::PRIVATE_VIEWS && viewer != Some(seat) {
         None
@@ -502,7 +546,7 @@ pub async fn ai_move<G: TurnGame>(
         events.extend(play_ai_seats(svc, &mut loaded, allow_ai).await?);
     }
     Ok(Outcome {
-        game: rendered(&loaded, viewer)?,
+        game: rendered(svc, &loaded, viewer)?,
         events,
         chosen: Some(choice.chosen),
         analysis,
@@ -599,5 +643,5 @@ pub async fn take_back<G: TurnGame>(
     };
     let change = Change::by(Some(by), json!({ "action": word }));
     save(svc, &mut loaded, change, &events).await?;
-    Ok(Outcome::of(rendered(&loaded, Some(by))?, events))
+    Ok(Outcome::of(rendered(svc, &loaded, Some(by))?, events))
 }

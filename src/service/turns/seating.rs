@@ -104,9 +104,25 @@ pub async fn join<G: TurnGame>(
     Ok(Joined {
         seat,
         token,
-        game: rendered(&loaded, Some(seat))?,
+        game: rendered(svc, &loaded, Some(seat))?,
         events,
     })
+}
+
+/// `POST …/draw`: the token's seat offers a draw, or accepts the other seat's offer.
+pub async fn offer_draw<G: TurnGame>(
+    svc: &Services,
+    id: Uuid,
+    token: Option<&TokenHash>,
+    if_match: Option<i64>,
+) -> ServiceResult<Outcome<G>> {
+    let (mut loaded, seat) = load_as_seat::<G>(svc, id, token, if_match).await?;
+    ensure_active(&loaded)?;
+    let kinds = seat_kinds(&loaded.record)?;
+    let events = loaded.change(svc, |game| game.offer_draw(seat, &kinds))?;
+    let change = Change::by(Some(seat), json!({"action": "draw"}));
+    save(svc, &mut loaded, change, &events).await?;
+    Ok(Outcome::of(rendered(svc, &loaded, Some(seat))?, events))
 }
 
 /// The open seat a join takes: the one an invitation code names (a code that names none is
@@ -240,7 +256,7 @@ pub async fn start<G: TurnGame>(
     let change = Change::by(Some(seat), json!({"action": "start"}));
     save(svc, &mut loaded, change, &events).await?;
     events.extend(super::play::play_ai_seats(svc, &mut loaded, allow_ai).await?);
-    Ok(Outcome::of(rendered(&loaded, Some(seat))?, events))
+    Ok(Outcome::of(rendered(svc, &loaded, Some(seat))?, events))
 }
 
 /// Ends a game before it finished (`aborted`, which moves no score or rating): any seat of the
@@ -277,7 +293,7 @@ pub async fn end<G: TurnGame>(
     let events = loaded.change(svc, |game| Ok(game.abort()))?;
     let change = Change::by(seat, json!({"action": "end"}));
     save(svc, &mut loaded, change, &events).await?;
-    Ok(Outcome::of(rendered(&loaded, seat)?, events))
+    Ok(Outcome::of(rendered(svc, &loaded, seat)?, events))
 }
 
 /// Body of `messages`.
@@ -313,7 +329,7 @@ pub async fn message<G: TurnGame>(
     let events = loaded.change(svc, |game| game.message(seat, request.to, &request.text))?;
     let change = Change::by(Some(seat), json!({"action": "message", "to": request.to}));
     save(svc, &mut loaded, change, &events).await?;
-    Ok(Outcome::of(rendered(&loaded, Some(seat))?, events))
+    Ok(Outcome::of(rendered(svc, &loaded, Some(seat))?, events))
 }
 
 /// A fresh token for `seat`, held by the registered player whose key this is; the seat's old
@@ -361,7 +377,7 @@ pub async fn reissue_token<G: TurnGame>(
     Ok(Joined {
         seat,
         token,
-        game: rendered(&loaded, Some(seat))?,
+        game: rendered(svc, &loaded, Some(seat))?,
         events: Vec::new(),
     })
 }
