@@ -182,7 +182,7 @@ fn engine_error(err: UnoError) -> RuleError {
         UnoError::NotYourTurn { seat, expected } => RuleError::NotYourTurn { seat, expected },
         UnoError::GameOver => RuleError::GameOver,
         UnoError::NotStarted => RuleError::NotStarted,
-        err @ (UnoError::AlreadyStarted | UnoError::NoJumpWindow) => {
+        err @ (UnoError::AlreadyStarted | UnoError::NoJumpWindow | UnoError::Out(_)) => {
             RuleError::Conflict(err.to_string())
         }
         UnoError::Illegal(msg) => RuleError::Illegal(msg),
@@ -361,6 +361,26 @@ impl TurnGame for UnoGame {
                 reason: OUT_OF_CARDS,
                 summary: format!("seat {winner} played its last card and scores {points} points"),
             },
+            Outcome::LastStanding { winner } => {
+                let last = self
+                    .table
+                    .out()
+                    .last()
+                    .expect("the last seat out ended the game");
+                if self.table.seats() == 2 {
+                    last.result()
+                } else {
+                    GameResult {
+                        winners: vec![winner],
+                        reason: last.reason.clone(),
+                        summary: format!(
+                            "seat {} is out ({}); seat {winner} is the last seat standing",
+                            last.seat,
+                            last.reason.as_str()
+                        ),
+                    }
+                }
+            }
             Outcome::Aborted => GameResult::aborted(),
         })
     }
