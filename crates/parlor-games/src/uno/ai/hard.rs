@@ -470,6 +470,23 @@ mod tests {
     }
 
     #[test]
+    fn a_seat_out_stays_out_in_every_guess() {
+        let (mut a, _) = twin_deals();
+        a.forfeit(2, crate::EndReason::TIMEOUT).unwrap();
+        let info = InfoSet::of(&a, 0);
+        let unseen = info.unseen();
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        for _ in 0..20 {
+            let guess = info.determinise(&unseen, &mut rng);
+            assert_eq!(InfoSet::of(&guess, 0), info);
+            assert!(guess.is_out(2) && guess.hand_len(2) == 0);
+            assert_eq!(guess.next_seat(1), 3);
+        }
+        let decision = decide(&a, 0, AiLevel::Hard, limits(200), 5, &[]);
+        assert!(a.legal_actions(0).contains(&decision.action));
+    }
+
+    #[test]
     fn a_forced_move_spends_the_whole_budget_too() {
         // Seat 0 holds nothing that fits: drawing is its only move.
         let forced = position(&["B5 G7", "Y1 Y2", "G1 G2"], "R3", 0);
