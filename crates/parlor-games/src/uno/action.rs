@@ -18,6 +18,10 @@ pub enum Outcome {
         winner: usize,
         points: u32,
     },
+    /// Every other seat forfeited (see [`Uno::forfeit`](super::Uno::forfeit)).
+    LastStanding {
+        winner: usize,
+    },
     Aborted,
 }
 
@@ -121,6 +125,11 @@ pub enum UnoEvent {
         seat: usize,
         points: u32,
     },
+    /// `seat` forfeited (`timeout` or `abandoned`) and is out of the game: play passes it by.
+    SeatOut {
+        seat: usize,
+        reason: crate::EndReason,
+    },
     Aborted,
     /// The game ended: the result as `game.result` shows it (after `won` or `aborted`).
     GameOver {
@@ -139,6 +148,9 @@ pub enum UnoError {
     NotStarted,
     #[error("the game has already started")]
     AlreadyStarted,
+    /// The seat forfeited earlier: it can no longer act or forfeit again.
+    #[error("seat {0} is out of the game")]
+    Out(usize),
     /// A jump-in with no card to jump on: the window closed (the next seat acted, or another
     /// seat jumped first) or never opened. Racing clients lose here, so it maps to 409.
     #[error("there is nothing to jump in on: a jump-in comes after a card is played and before the next seat acts")]

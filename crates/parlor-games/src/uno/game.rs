@@ -11,6 +11,8 @@
 //! - The jump-in window is open from a played coloured card until the next play, draw or pass;
 //!   any seat holding the identical card may jump in, the seat to act and the card's own player
 //!   included.
+//! - A seat that forfeits (out of time, or gone) is out: play passes it by and the last seat
+//!   in wins; see [`Uno::forfeit`].
 
 use std::collections::VecDeque;
 
@@ -26,6 +28,7 @@ use super::deck::{check_deck, seed_of_deck, DeckRng, DeckSource};
 use super::lacks::Lacks;
 use super::options::Rules;
 use super::recent::{RecentPlay, RecentPlays, TableSeen};
+use crate::{EndReason, Forfeit};
 
 /// Cards dealt to every seat.
 pub const HAND_SIZE: usize = 7;
@@ -100,6 +103,10 @@ pub enum Status {
         winner: usize,
         points: u32,
     },
+    /// Every seat but `winner` forfeited.
+    LastStanding {
+        winner: usize,
+    },
     Aborted,
 }
 
@@ -143,6 +150,10 @@ pub struct Uno {
     /// Empty in states saved before it existed.
     #[cfg_attr(feature = "serde", serde(default))]
     recent: RecentPlays,
+    /// Seats out of the game, in the order they forfeited (see [`Uno::forfeit`]). Empty in
+    /// states saved before it existed.
+    #[cfg_attr(feature = "serde", serde(default))]
+    out: Vec<Forfeit>,
     shouts: VecDeque<Shout>,
     log: VecDeque<UnoEvent>,
     rng: DeckRng,
@@ -162,6 +173,7 @@ pub(super) struct Parts {
     pub drawn: Option<Card>,
     pub jump_window: Option<JumpWindow>,
     pub lacks: Vec<Lacks>,
+    pub out: Vec<Forfeit>,
     pub rng_seed: u64,
 }
 
@@ -224,6 +236,7 @@ impl Uno {
             shouted: vec![false; seats],
             lacks: vec![Lacks::NONE; seats],
             recent: RecentPlays::default(),
+            out: Vec::new(),
             shouts: VecDeque::new(),
             log: VecDeque::with_capacity(LOG_LEN),
             rng,
@@ -237,7 +250,9 @@ impl Uno {
         match self.status {
             Status::Waiting => {}
             Status::Active => return Err(UnoError::AlreadyStarted),
-            Status::Finished { .. } | Status::Aborted => return Err(UnoError::GameOver),
+            Status::Finished { .. } | Status::LastStanding { .. } | Status::Aborted => {
+                return Err(UnoError::GameOver)
+            }
         }
         let mut events = Vec::new();
         for _ in 0..HAND_SIZE {
@@ -288,6 +303,7 @@ impl Uno {
             lacks: parts.lacks,
             // A guessed table is played forward by AIs that do not read it.
             recent: RecentPlays::default(),
+            out: parts.out,
             shouts: VecDeque::new(),
             log: VecDeque::new(),
             rng: DeckRng::new(parts.rng_seed),
@@ -314,7 +330,10 @@ impl Uno {
     }
 
     pub fn is_over(&self) -> bool {
-        matches!(self.status, Status::Finished { .. } | Status::Aborted)
+        matches!(
+            self.status,
+            Status::Finished { .. } | Status::LastStanding { .. } | Status::Aborted
+        )
     }
 
     /// The seat to act; `None` before the deal and after the end.
@@ -325,6 +344,7 @@ impl Uno {
     pub fn result(&self) -> Option<Outcome> {
         match self.status {
             Status::Finished { winner, points } => Some(Outcome::OutOfCards { winner, points }),
+            Status::LastStanding { winner } => Some(Outcome::LastStanding { winner }),
             Status::Aborted => Some(Outcome::Aborted),
             _ => None,
         }
@@ -341,6 +361,21 @@ impl Uno {
 
     pub fn direction(&self) -> Direction {
         self.direction
+    }
+
+    /// The seats that forfeited, in order, with why (public).
+    pub fn out(&self) -> &[Forfeit] {
+        &self.out
+    }
+
+    /// Whether `seat` forfeited and is out of the game.
+    pub fn is_out(&self, seat: usize) -> bool {
+        self.out.iter().any(|f| f.seat == seat)
+    }
+
+    /// Seats still in the game.
+    pub fn seats_in(&self) -> usize {
+        self.seats - self.out.len()
     }
 
     pub fn top(&self) -> Option<Played> {
@@ -418,19 +453,26 @@ impl Uno {
         self.actions
     }
 
+    /// The first seat still in after `seat` going `direction` (`seat` itself when no other is).
     fn step(&self, seat: usize, direction: Direction) -> usize {
-        match direction {
-            Direction::Clockwise => (seat + 1) % self.seats,
-            Direction::Counterclockwise => (seat + self.seats - 1) % self.seats,
+        let mut next = seat;
+        loop {
+            next = match direction {
+                Direction::Clockwise => (next + 1) % self.seats,
+                Direction::Counterclockwise => (next + self.seats - 1) % self.seats,
+            };
+            if next == seat || !self.is_out(next) {
+                return next;
+            }
         }
     }
 
-    /// The seat after `seat` in the current direction.
+    /// The seat after `seat` in the current direction, passing seats that are out.
     pub fn next_seat(&self, seat: usize) -> usize {
         self.step(seat, self.direction)
     }
 
-    /// The seat before `seat` in the current direction.
+    /// The seat before `seat` in the current direction, passing seats that are out.
     pub fn prev_seat(&self, seat: usize) -> usize {
         self.step(seat, self.direction.flipped())
     }
@@ -538,6 +580,7 @@ impl Uno {
     ) -> Result<(), UnoError> {
         self.check_active()?;
         self.check_seat(seat)?;
+        self.check_in(seat)?;
         let first = events.len();
         match *action {
             UnoAction::JumpIn { card } => self.jump_in(seat, card, events)?,
@@ -561,6 +604,7 @@ impl Uno {
     pub fn shout(&mut self, from: usize, to: usize, text: &str) -> Result<Vec<UnoEvent>, UnoError> {
         self.check_active()?;
         self.check_seat(from)?;
+        self.check_in(from)?;
         self.check_seat(to)?;
         if from == to {
             return Err(UnoError::Illegal("you cannot shout to yourself".into()));
@@ -594,6 +638,52 @@ impl Uno {
         Ok(events)
     }
 
+    /// `seat` loses without a move (`reason`: out of time or gone) and is out of the game: play
+    /// passes it by, and once a single seat is left in, that seat wins.
+    ///
+    /// Its hand goes face down under the deck rather than out of play: the 108 cards stay in
+    /// the game, so the deck runs dry no sooner than before and `hard`'s guesses (which deal
+    /// every card it has not seen to a hand or the deck) stay true. If it held the turn, the
+    /// turn passes on as if it had passed: a card it had just drawn goes with its hand, the
+    /// jump-in window closes, and a pending +2 moves on to the next seat still in, as it would
+    /// have had the seat been out before the +2 was played.
+    pub fn forfeit(&mut self, seat: usize, reason: EndReason) -> Result<Vec<UnoEvent>, UnoError> {
+        self.check_active()?;
+        self.check_seat(seat)?;
+        self.check_in(seat)?;
+        let hand = std::mem::take(&mut self.hands[seat]);
+        self.deck.splice(0..0, hand);
+        self.recent.took(seat);
+        if let Some(lacks) = self.lacks.get_mut(seat) {
+            *lacks = Lacks::NONE;
+        }
+        self.out.push(Forfeit {
+            seat,
+            reason: reason.clone(),
+        });
+        let mut events = vec![UnoEvent::SeatOut { seat, reason }];
+        if self.seats_in() == 1 {
+            self.status = Status::LastStanding {
+                winner: self.next_seat(seat),
+            };
+            self.pending_draw = 0;
+            self.drawn = None;
+            self.jump_window = None;
+        } else if self.turn == seat {
+            self.turn = self.next_seat(seat);
+            self.drawn = None;
+            self.jump_window = None;
+            if self.pending_draw > 0 {
+                events.push(UnoEvent::DrawPending {
+                    seat: self.turn,
+                    total: self.pending_draw,
+                });
+            }
+        }
+        self.record(&events);
+        Ok(events)
+    }
+
     /// Ends the game at once (`POST …/end`). Does nothing to a game already over.
     pub fn abort(&mut self) -> Vec<UnoEvent> {
         if self.is_over() {
@@ -610,7 +700,17 @@ impl Uno {
         match self.status {
             Status::Active => Ok(()),
             Status::Waiting => Err(UnoError::NotStarted),
-            Status::Finished { .. } | Status::Aborted => Err(UnoError::GameOver),
+            Status::Finished { .. } | Status::LastStanding { .. } | Status::Aborted => {
+                Err(UnoError::GameOver)
+            }
+        }
+    }
+
+    fn check_in(&self, seat: usize) -> Result<(), UnoError> {
+        if self.is_out(seat) {
+            Err(UnoError::Out(seat))
+        } else {
+            Ok(())
         }
     }
 
@@ -786,8 +886,8 @@ impl Uno {
                 events.push(UnoEvent::Reversed {
                     direction: self.direction,
                 });
-                if self.seats == 2 {
-                    // With two seats a Reverse acts as a Skip.
+                if self.seats_in() == 2 {
+                    // With two seats in the game a Reverse acts as a Skip.
                     events.push(UnoEvent::Skipped { seat: next });
                     self.turn = seat;
                 } else {

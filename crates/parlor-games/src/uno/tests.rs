@@ -115,6 +115,7 @@ impl Table<'_> {
             drawn: None,
             jump_window: None,
             lacks: vec![Lacks::NONE; seats],
+            out: Vec::new(),
             rng_seed: 7,
         })
     }
@@ -878,6 +879,190 @@ fn shouts_follow_the_seeds_limits_and_only_the_recipient_reads_them() {
         assert!(!public.contains("secret plan") && !public.contains('喊'));
     }
     assert_eq!(game.public_view().shouts.len(), 3);
+}
+
+// ----- forfeits --------------------------------------------------------------------------------
+
+use crate::EndReason;
+
+/// `action` by `seat`, which is out, is refused as such and changes nothing.
+fn refused_as_out(game: &mut Uno, seat: usize, action: UnoAction) {
+    let before = format!("{game:?}");
+    assert_eq!(
+        game.apply(seat, &action),
+        Err(UnoError::Out(seat)),
+        "{action:?}"
+    );
+    assert_eq!(
+        format!("{game:?}"),
+        before,
+        "a refused action changed nothing"
+    );
+}
+
+#[test]
+fn a_seat_out_is_passed_by_both_ways_and_can_no_longer_act() {
+    let rules = Rules {
+        jump_in: true,
+        ..Rules::default()
+    };
+    let mut game = table(&["R5 B2 B3", "R5 RR R2 G8", "R7 R9"], &["R3"], rules).build();
+    let held = game.hand(0).to_vec();
+    let deck_before = game.deck_count();
+    // Seat 0, to act, runs out of time: the turn passes as if it had passed.
+    let events = game.forfeit(0, EndReason::TIMEOUT).unwrap();
+    assert_eq!(
+        events,
+        vec![UnoEvent::SeatOut {
+            seat: 0,
+            reason: EndReason::TIMEOUT
+        }]
+    );
+    assert_eq!(game.turn(), Some(1));
+    assert!(game.is_out(0) && !game.is_out(1) && game.seats_in() == 2);
+    // Its hand went face down under the deck.
+    assert_eq!(game.hand_len(0), 0);
+    assert_eq!(game.deck_count(), deck_before + held.len());
+    assert_eq!(&game.deck_for_tests()[..held.len()], held.as_slice());
+    assert_conserved(&game);
+
+    refused_as_out(&mut game, 0, play("R5"));
+    refused_as_out(&mut game, 0, UnoAction::Draw);
+    assert_eq!(game.shout(0, 1, "wait"), Err(UnoError::Out(0)));
+    assert_eq!(game.forfeit(0, EndReason::ABANDONED), Err(UnoError::Out(0)));
+
+    ok(&mut game, 1, play("R5"));
+    assert_eq!(game.turn(), Some(2));
+    // The jump-in window is open on R5, which seat 0 held: it may not jump in.
+    assert!(game.jump_window().is_some());
+    refused_as_out(&mut game, 0, jump("R5"));
+    assert!(game.legal_actions(0).is_empty());
+
+    // Clockwise from seat 2 the next seat in is 1.
+    ok(&mut game, 2, play("R7"));
+    assert_eq!(game.turn(), Some(1));
+    // With two seats left in, a Reverse acts as a Skip.
+    let events = ok(&mut game, 1, play("RR"));
+    assert!(events.contains(&UnoEvent::Skipped { seat: 2 }));
+    assert_eq!(
+        (game.direction(), game.turn()),
+        (Direction::Counterclockwise, Some(1))
+    );
+    // Counterclockwise from seat 1 the next seat in is 2.
+    ok(&mut game, 1, play("R2"));
+    assert_eq!(game.turn(), Some(2));
+    // The last two finish as ever: the points count the hands in play (G8), not seat 0's.
+    let events = ok(&mut game, 2, play("R9"));
+    assert_eq!(events.last(), Some(&UnoEvent::Won { seat: 2, points: 8 }));
+    assert_eq!(
+        game.status(),
+        Status::Finished {
+            winner: 2,
+            points: 8
+        }
+    );
+    assert_conserved(&game);
+}
+
+#[test]
+fn a_penalty_for_a_seat_that_goes_out_moves_on_to_the_next_seat_in() {
+    let rules = Rules {
+        stacking: true,
+        ..Rules::default()
+    };
+    let mut game = table(&["RD2 GD2 B1", "Y1 Y2 Y3", "G1 G2 G3 G4"], &["R3"], rules).build();
+    ok(&mut game, 0, play("RD2"));
+    assert_eq!(game.turn(), Some(1));
+    // Seat 1 leaves while the +2 waits for it: the +2 waits for seat 2 instead.
+    let events = game.forfeit(1, EndReason::ABANDONED).unwrap();
+    assert_eq!(
+        events,
+        vec![
+            UnoEvent::SeatOut {
+                seat: 1,
+                reason: EndReason::ABANDONED
+            },
+            UnoEvent::DrawPending { seat: 2, total: 2 }
+        ]
+    );
+    assert_eq!((game.turn(), game.pending_draw()), (Some(2), 2));
+    ok(&mut game, 2, UnoAction::Draw);
+    assert_eq!(game.hand_len(2), 6);
+    assert_eq!(game.turn(), Some(0));
+    // A +2 from seat 0 passes seat 1 by and waits for seat 2.
+    let events = ok(&mut game, 0, play("GD2"));
+    assert!(events.contains(&UnoEvent::DrawPending { seat: 2, total: 2 }));
+    assert_eq!(game.turn(), Some(2));
+}
+
+#[test]
+fn the_last_seat_in_wins_when_the_others_forfeit() {
+    let mut game = Uno::new(3, Rules::default(), 5).unwrap();
+    // A seat not to act may leave too: the turn stays where it is.
+    game.forfeit(2, EndReason::ABANDONED).unwrap();
+    assert_eq!((game.turn(), game.result()), (Some(0), None));
+    game.forfeit(0, EndReason::TIMEOUT).unwrap();
+    assert_eq!(game.status(), Status::LastStanding { winner: 1 });
+    assert_eq!(game.result(), Some(Outcome::LastStanding { winner: 1 }));
+    assert_eq!(game.turn(), None);
+    let view = game.public_view();
+    assert_eq!(
+        (view.status, view.winner, view.points, view.out),
+        ("finished", Some(1), None, vec![2, 0])
+    );
+    assert_eq!(game.forfeit(1, EndReason::TIMEOUT), Err(UnoError::GameOver));
+    assert_eq!(game.apply(1, &UnoAction::Draw), Err(UnoError::GameOver));
+    assert_conserved(&game);
+
+    let mut room = Uno::new_room(2, Rules::default(), DeckSource::Seed(1)).unwrap();
+    assert_eq!(
+        room.forfeit(0, EndReason::TIMEOUT),
+        Err(UnoError::NotStarted)
+    );
+}
+
+#[test]
+#[cfg(feature = "serde")]
+fn views_show_who_is_out_and_never_its_cards() {
+    // Nobody else holds W4, B7 or G9, and none is face up.
+    let mut game = table(&["R5 R6", "W4 B7 G9", "Y1 Y2"], &["R3"], Rules::default()).build();
+    let json = |view: &super::UnoView| serde_json::to_string(view).unwrap();
+    assert!(
+        json(&game.seat_view(1)).contains("\"B7\""),
+        "its own view shows them"
+    );
+    game.forfeit(1, EndReason::TIMEOUT).unwrap();
+    let views = [
+        game.public_view(),
+        game.seat_view(0),
+        game.seat_view(1),
+        game.seat_view(2),
+    ];
+    for view in &views {
+        assert_eq!(view.out, vec![1]);
+        assert_eq!(view.hands[1].count, 0);
+        for code in ["\"W4\"", "\"B7\"", "\"G9\""] {
+            assert!(!json(view).contains(code), "{code} in {}", json(view));
+        }
+    }
+    assert!(json(&views[0]).contains("\"out\":[1]"));
+    assert_eq!(views[2].hand, Some(Vec::new()));
+    assert_eq!(views[2].can_jump_in, Some(false));
+    // Hands stay private: seat 0 sees its own cards and only counts of the others.
+    let codes: Vec<String> = views[1]
+        .hand
+        .iter()
+        .flatten()
+        .map(|c| c.code.to_string())
+        .collect();
+    assert_eq!(codes, ["R5", "R6"]);
+    assert!(views[0].hand.is_none() && !json(&views[1]).contains("\"Y1\""));
+
+    // A state saved before forfeits existed loads with every seat in.
+    let mut stored = serde_json::to_value(&game).unwrap();
+    stored.as_object_mut().unwrap().remove("out");
+    let loaded: Uno = serde_json::from_value(stored).unwrap();
+    assert!(loaded.out().is_empty() && !loaded.is_out(1));
 }
 
 // ----- properties over many random games --------------------------------------------------

@@ -141,6 +141,12 @@ impl UnoGame {
         &self.table
     }
 
+    /// `events` with a closing `GameOver` when they ended the game.
+    fn with_game_over(&self, mut events: Vec<UnoEvent>) -> Vec<UnoEvent> {
+        events.extend(self.result().map(|result| UnoEvent::GameOver { result }));
+        events
+    }
+
     /// Why the engine said no, as the road's error. A jump-in that lost a race is a conflict
     /// (409): the client acted on a table that has moved on. See [`UnoGame::too_late`].
     fn refusal(&self, seat: Seat, action: &UnoAction, err: UnoError) -> RuleError {
@@ -182,7 +188,7 @@ fn engine_error(err: UnoError) -> RuleError {
         UnoError::NotYourTurn { seat, expected } => RuleError::NotYourTurn { seat, expected },
         UnoError::GameOver => RuleError::GameOver,
         UnoError::NotStarted => RuleError::NotStarted,
-        err @ (UnoError::AlreadyStarted | UnoError::NoJumpWindow) => {
+        err @ (UnoError::AlreadyStarted | UnoError::NoJumpWindow | UnoError::Out(_)) => {
             RuleError::Conflict(err.to_string())
         }
         UnoError::Illegal(msg) => RuleError::Illegal(msg),
@@ -306,18 +312,22 @@ impl TurnGame for UnoGame {
         matches!(mv, UnoAction::JumpIn { .. }) || self.table.turn() == Some(seat)
     }
 
-    /// At a table with a human, every card that somebody could jump on by public information
-    /// ([`Uno::jump_in_possible`]: an identical copy is not on the discard pile) stops the AI
-    /// seats until a human jumps in or an `ai-move` goes on. Who holds the copy never counts:
-    /// a stop only where a human holds it would tell every watcher so.
+    /// At a table with a human still in the game, every card that somebody could jump on by
+    /// public information ([`Uno::jump_in_possible`]: an identical copy is not on the discard
+    /// pile) stops the AI seats until a human jumps in or an `ai-move` goes on. Who holds the
+    /// copy never counts: a stop only where a human holds it would tell every watcher so.
     ///
     /// [`Uno::jump_in_possible`]: super::Uno::jump_in_possible
     fn humans_may_interject(&self, seats: &[SeatKind]) -> bool {
-        seats.contains(&SeatKind::Human) && self.table.jump_in_possible()
+        let human_in = seats
+            .iter()
+            .enumerate()
+            .any(|(s, &kind)| kind == SeatKind::Human && !self.table.is_out(s));
+        human_in && self.table.jump_in_possible()
     }
 
     fn apply(&mut self, seat: Seat, mv: &UnoAction) -> Result<Vec<UnoEvent>, RuleError> {
-        let mut events = self
+        let events = self
             .table
             .apply(seat, mv)
             .map_err(|e| self.refusal(seat, mv, e))?;
@@ -325,8 +335,7 @@ impl TurnGame for UnoGame {
             self.moved.resize(seat + 1, false);
         }
         self.moved[seat] = true;
-        events.extend(self.result().map(|result| UnoEvent::GameOver { result }));
-        Ok(events)
+        Ok(self.with_game_over(events))
     }
 
     fn has_moved(&self, seat: Seat) -> bool {
@@ -341,17 +350,16 @@ impl TurnGame for UnoGame {
         self.clock.as_mut()
     }
 
+    /// The engine's forfeit ([`Uno::forfeit`]): the seat is out, and the game ends when one
+    /// seat is left in.
     fn forfeit(&mut self, seat: Seat, reason: EndReason) -> Result<Vec<UnoEvent>, RuleError> {
-        let _ = (seat, reason);
-        Err(RuleError::Unsupported(
-            "UNO: forfeits are not written yet".into(),
-        ))
+        let events = self.table.forfeit(seat, reason).map_err(engine_error)?;
+        Ok(self.with_game_over(events))
     }
 
     fn abort(&mut self) -> Vec<UnoEvent> {
-        let mut events = self.table.abort();
-        events.extend(self.result().map(|result| UnoEvent::GameOver { result }));
-        events
+        let events = self.table.abort();
+        self.with_game_over(events)
     }
 
     fn result(&self) -> Option<GameResult> {
@@ -361,6 +369,26 @@ impl TurnGame for UnoGame {
                 reason: OUT_OF_CARDS,
                 summary: format!("seat {winner} played its last card and scores {points} points"),
             },
+            Outcome::LastStanding { winner } => {
+                let last = self
+                    .table
+                    .out()
+                    .last()
+                    .expect("the last seat out ended the game");
+                if self.table.seats() == 2 {
+                    last.result()
+                } else {
+                    GameResult {
+                        winners: vec![winner],
+                        reason: last.reason.clone(),
+                        summary: format!(
+                            "seat {} is out ({}); seat {winner} is the last seat standing",
+                            last.seat,
+                            last.reason.as_str()
+                        ),
+                    }
+                }
+            }
             Outcome::Aborted => GameResult::aborted(),
         })
     }
@@ -577,6 +605,103 @@ mod tests {
             game.apply(2, &jump("Y1")),
             Err(RuleError::Illegal(_))
         ));
+    }
+
+    #[test]
+    fn a_two_seat_forfeit_ends_the_game_for_the_other_seat() {
+        let players = serde_json::json!([{"name": "a"}, {"name": "b"}]);
+        for (seat, reason) in [(0, EndReason::TIMEOUT), (1, EndReason::ABANDONED)] {
+            let created = options(serde_json::json!({"players": players}));
+            let mut game = UnoGame::new(&created, &humans(2), 3).unwrap();
+            game.start(&humans(2)).unwrap();
+            let result = crate::Forfeit {
+                seat,
+                reason: reason.clone(),
+            }
+            .result();
+            assert_eq!(result.winners, [1 - seat]);
+            let events = game.forfeit(seat, reason.clone()).unwrap();
+            assert_eq!(
+                events,
+                [
+                    UnoEvent::SeatOut { seat, reason },
+                    UnoEvent::GameOver {
+                        result: result.clone()
+                    }
+                ]
+            );
+            assert_eq!(game.result(), Some(result));
+            assert_eq!(game.turn(), None);
+            assert_eq!(
+                game.forfeit(1 - seat, EndReason::TIMEOUT),
+                Err(RuleError::GameOver)
+            );
+            if seat == 0 {
+                assert_eq!(
+                    game.result().unwrap().summary,
+                    "seat 0 ran out of time; seat 1 wins"
+                );
+            }
+        }
+        let waiting = options(serde_json::json!({"players": players, "start": false}));
+        let mut game = UnoGame::new(&waiting, &humans(2), 0).unwrap();
+        assert_eq!(
+            game.forfeit(0, EndReason::TIMEOUT),
+            Err(RuleError::NotStarted)
+        );
+    }
+
+    #[test]
+    fn with_three_seats_play_goes_on_without_the_seat_out_until_one_is_left() {
+        let mut game = jump_table([
+            "R7 B1 B2 B3 B4 B5 B6",
+            "R5 G2 G3 G4 G5 G6 G1",
+            "R8 Y1 Y2 Y3 Y4 Y5 Y6",
+        ]);
+        let events = game.forfeit(0, EndReason::TIMEOUT).unwrap();
+        assert_eq!(
+            events,
+            [UnoEvent::SeatOut {
+                seat: 0,
+                reason: EndReason::TIMEOUT
+            }]
+        );
+        assert_eq!((game.result(), game.turn()), (None, Some(1)));
+        let out = |result: Result<Vec<UnoEvent>, RuleError>| matches!(result, Err(RuleError::Conflict(m)) if m == "seat 0 is out of the game");
+        assert!(out(game.apply(0, &UnoAction::Draw)));
+        assert!(out(game.forfeit(0, EndReason::ABANDONED)));
+        game.apply(1, &act("R5")).unwrap();
+        assert!(out(game.apply(0, &jump("R5"))));
+        // The jump-in chance stops the AI seats only for a human still in.
+        let kinds = |last| [SeatKind::Human, SeatKind::Ai(AiLevel::Normal), last];
+        assert!(!game.humans_may_interject(&kinds(SeatKind::Ai(AiLevel::Hard))));
+        assert!(game.humans_may_interject(&kinds(SeatKind::Human)));
+
+        let events = game.forfeit(2, EndReason::TIMEOUT).unwrap();
+        let result = GameResult {
+            winners: vec![1],
+            reason: EndReason::TIMEOUT,
+            summary: "seat 2 is out (timeout); seat 1 is the last seat standing".into(),
+        };
+        assert_eq!(
+            events,
+            [
+                UnoEvent::SeatOut {
+                    seat: 2,
+                    reason: EndReason::TIMEOUT
+                },
+                UnoEvent::GameOver {
+                    result: result.clone()
+                }
+            ]
+        );
+        assert_eq!(game.result(), Some(result));
+        let view = game.view(None);
+        assert_eq!(
+            (view.status, view.winner, view.out),
+            ("finished", Some(1), vec![0, 2])
+        );
+        assert_eq!(game.apply(1, &act("G2")), Err(RuleError::GameOver));
     }
 
     #[test]

@@ -111,7 +111,10 @@ pub struct UnoView {
     pub recent: Vec<Card>,
     /// The same cards with the colours they set (a wild's named colour).
     pub recent_cards: Vec<CardFace>,
+    /// Cards in each hand (0 for a seat that is out: its cards went under the deck).
     pub hands: Vec<HandCount>,
+    /// Seats out of the game (out of time or gone), in the order they left; play passes them by.
+    pub out: Vec<usize>,
     /// Cards a pending +2 makes its victim (the seat to act) draw.
     pub pending_draw: u16,
     /// The seat to act drew by choice under `draw_then_play` and must play that card or pass; true whatever the card (only its own hand shows whether it fits).
@@ -122,7 +125,8 @@ pub struct UnoView {
     pub log: Vec<UnoEvent>,
     pub rules: Rules,
     pub winner: Option<usize>,
-    /// The winner's score: official points left in the other hands.
+    /// The winner's score: official points left in the other hands (none when the others
+    /// forfeited).
     pub points: Option<u32>,
     /// The seat this view belongs to.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
@@ -144,6 +148,7 @@ impl Uno {
             Status::Waiting => ("waiting", None, None),
             Status::Active => ("active", None, None),
             Status::Finished { winner, points } => ("finished", Some(winner), Some(points)),
+            Status::LastStanding { winner } => ("finished", Some(winner), None),
             Status::Aborted => ("aborted", None, None),
         };
         let discard = self.discard();
@@ -176,6 +181,7 @@ impl Uno {
                     count: self.hand_len(seat),
                 })
                 .collect(),
+            out: self.out().iter().map(|f| f.seat).collect(),
             pending_draw: self.pending_draw(),
             awaiting_pass: self.drawn().is_some(),
             jump_window: self.jump_window().map(|w| JumpWindowView {

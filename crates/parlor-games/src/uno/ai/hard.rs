@@ -22,6 +22,7 @@ use super::super::options::Rules;
 use super::super::recent::RecentPlays;
 use super::fit::misfits;
 use super::{easy, normal};
+use crate::Forfeit;
 
 /// Iterations between clock checks.
 const CLOCK_EVERY: u64 = 8;
@@ -53,6 +54,8 @@ pub struct InfoSet {
     /// hands dealt to them in a determinisation must fit their recent plays (see
     /// [`InfoSet::determinise`]). Public: a seat's kind and level are in the game resource.
     pub easy_seats: Vec<usize>,
+    /// Seats out of the game ([`Uno::out`]): they hold nothing and play passes them by.
+    pub out: Vec<Forfeit>,
 }
 
 impl InfoSet {
@@ -74,6 +77,7 @@ impl InfoSet {
             lacks: (0..game.seats()).map(|s| game.lacks_of(s)).collect(),
             recent: game.recent_plays().clone(),
             easy_seats: Vec::new(),
+            out: game.out().to_vec(),
         }
     }
 
@@ -148,6 +152,7 @@ impl InfoSet {
             drawn: self.drawn,
             jump_window: self.jump_window,
             lacks: self.lacks.clone(),
+            out: self.out.clone(),
             rng_seed: rng.gen(),
         })
     }
@@ -223,7 +228,9 @@ pub fn rollout(game: &mut Uno, events: &mut Vec<UnoEvent>, easy_seats: &[usize])
     for _ in 0..ROLLOUT_CAP {
         let Some(turn) = game.turn() else {
             return game.result().and_then(|r| match r {
-                Outcome::OutOfCards { winner, .. } => Some(winner),
+                Outcome::OutOfCards { winner, .. } | Outcome::LastStanding { winner } => {
+                    Some(winner)
+                }
                 Outcome::Aborted => None,
             });
         };
@@ -460,6 +467,23 @@ mod tests {
             assert_eq!(InfoSet::of(&guess, 0), info);
             assert_eq!(guess.public_view().hands, a.public_view().hands);
         }
+    }
+
+    #[test]
+    fn a_seat_out_stays_out_in_every_guess() {
+        let (mut a, _) = twin_deals();
+        a.forfeit(2, crate::EndReason::TIMEOUT).unwrap();
+        let info = InfoSet::of(&a, 0);
+        let unseen = info.unseen();
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        for _ in 0..20 {
+            let guess = info.determinise(&unseen, &mut rng);
+            assert_eq!(InfoSet::of(&guess, 0), info);
+            assert!(guess.is_out(2) && guess.hand_len(2) == 0);
+            assert_eq!(guess.next_seat(1), 3);
+        }
+        let decision = decide(&a, 0, AiLevel::Hard, limits(200), 5, &[]);
+        assert!(a.legal_actions(0).contains(&decision.action));
     }
 
     #[test]

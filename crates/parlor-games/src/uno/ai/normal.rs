@@ -223,7 +223,7 @@ pub fn choose(game: &Uno, seat: usize) -> UnoAction {
         }
     }
     let opponents_far_from_out = (0..game.seats())
-        .filter(|&other| other != seat)
+        .filter(|&other| other != seat && !game.is_out(other))
         .all(|other| game.hand_len(other) > SPEND_WILDS_AT);
     // A second wild stays in reserve and can always be shed at the end, so the length that
     // decides whether to save one is the hand less its other wilds (measured: +0.15 points
@@ -316,7 +316,7 @@ fn evaluate(
 fn followers_penalty(game: &Uno, seat: usize, card: Card, color: Color, others: &Others) -> i32 {
     // The seats in the order they act after the card: past the seat a Skip or a draw card
     // passes over, or back the other way after a Reverse.
-    let reversed = card.symbol() == Symbol::Reverse && game.seats() > 2;
+    let reversed = card.symbol() == Symbol::Reverse && game.seats_in() > 2;
     let after = |s: usize| {
         if reversed {
             game.prev_seat(s)
@@ -547,6 +547,15 @@ mod tests {
         // …unless the next seat is close to going out.
         let game = position(&["W G1 G2 B4", "Y1 Y2", "Y5 Y6 Y7 Y8"], "R9", 0);
         assert!(matches!(choose(&game, 0), UnoAction::Play { card, .. } if card == Card::WILD));
+    }
+
+    #[test]
+    fn a_seat_out_of_the_game_is_not_close_to_going_out() {
+        let mut game = position(&["W G1 G2 B4", "Y1 Y2 Y3 Y4", "Y5 Y6 Y7 Y8", "G5"], "R9", 0);
+        assert!(matches!(choose(&game, 0), UnoAction::Play { card, .. } if card == Card::WILD));
+        // Seat 3 leaves: its empty hand is no reason to spend the wild.
+        game.forfeit(3, crate::EndReason::ABANDONED).unwrap();
+        assert_eq!(choose(&game, 0), UnoAction::Draw);
     }
 
     #[test]
