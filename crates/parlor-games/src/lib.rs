@@ -6,6 +6,7 @@ pub mod gomoku;
 #[cfg(feature = "turn")]
 pub mod player_schema;
 pub mod poker;
+pub mod proposal;
 #[cfg(all(test, feature = "turn"))]
 mod refusals;
 #[cfg(feature = "turn")]

@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 #[cfg(feature = "openapi")]
 use utoipa::ToSchema;
 
-use super::{RuleError, Seat, SeatKind};
+use crate::proposal::{self, Proposal};
+use crate::{RuleError, Seat, SeatKind};
 
 /// Who may take moves back.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -70,14 +71,20 @@ pub struct Takeback {
     pub proposal: Option<TakebackProposal>,
 }
 
-/// What a take-back request does now.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// Take back now (allowed at once, or the other seat's proposal is accepted).
-    Now,
-    /// Recorded as a proposal; nothing is taken back yet.
-    Proposed(TakebackProposal),
+impl Proposal for TakebackProposal {
+    type Action = TakebackAction;
+
+    fn by(&self) -> Seat {
+        self.by
+    }
+
+    fn action(&self) -> TakebackAction {
+        self.action
+    }
 }
+
+/// What a take-back request does now: take back at once, or a proposal was recorded.
+pub type Verdict = proposal::Verdict<TakebackProposal>;
 
 impl Takeback {
     pub fn new(rule: TakebackRule) -> Self {
@@ -100,34 +107,18 @@ impl Takeback {
             )),
             TakebackRule::Any => Ok(Verdict::Now),
             TakebackRule::Consent => {
-                let humans = seats.iter().filter(|k| **k == SeatKind::Human).count();
-                if humans < 2 {
+                if !proposal::between_humans(seats) {
                     return Ok(Verdict::Now);
                 }
-                match self.proposal {
-                    Some(p) if p.by != by && p.action == action => {
-                        self.proposal = None;
-                        Ok(Verdict::Now)
-                    }
-                    Some(p) if p.by == by && p.action == action => {
-                        Err(RuleError::Conflict(format!(
-                            "seat {by} already proposed this {}; the other seat accepts it by asking the same",
-                            action.word()
-                        )))
-                    }
-                    _ => {
-                        let proposal = TakebackProposal { by, action };
-                        self.proposal = Some(proposal);
-                        Ok(Verdict::Proposed(proposal))
-                    }
-                }
+                let what = format!("this {}", action.word());
+                proposal::ask(&mut self.proposal, TakebackProposal { by, action }, &what)
             }
         }
     }
 
     /// A move was played: a waiting proposal is declined. Returns it, for the event.
     pub fn declined_by_move(&mut self) -> Option<TakebackProposal> {
-        self.proposal.take()
+        proposal::declined_by_move(&mut self.proposal)
     }
 }
 

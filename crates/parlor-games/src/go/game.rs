@@ -3,6 +3,7 @@
 //! rebuilt by replaying them, so a loaded game is exactly the game that was saved and an undo
 //! restores captures and the ko point without keeping snapshots.
 
+use crate::proposal::DrawOffer;
 use crate::takeback::{Takeback, TakebackProposal};
 use crate::{EndReason, GameResult};
 use std::fmt;
@@ -286,6 +287,14 @@ pub enum GoEvent {
     TakebackDeclined {
         proposal: TakebackProposal,
     },
+    /// A seat offered a draw; the other seat accepts by offering too.
+    DrawOffered {
+        by: usize,
+    },
+    /// A move declined the draw `by` offered.
+    DrawDeclined {
+        by: usize,
+    },
     /// The game ended: the result as `game.result` shows it.
     GameOver {
         result: GameResult,
@@ -320,6 +329,11 @@ pub struct GoView {
     pub can_redo: bool,
     /// Who may undo and redo, and a proposal waiting for the other seat.
     pub takeback: Takeback,
+    /// A draw one seat offered, waiting for the other seat (who accepts by offering too); left
+    /// out while none waits, so views stored or documented before draw offers stay the same.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "openapi", schema(example = json!({"by": 0})))]
+    pub draw_offer: Option<DrawOffer>,
 }
 
 /// What is persisted: small, and enough to rebuild everything else. The moves are named as the
@@ -794,6 +808,7 @@ impl Go {
             can_undo: self.can_undo(),
             can_redo: self.can_redo(),
             takeback: Takeback::default(),
+            draw_offer: None,
         }
     }
 

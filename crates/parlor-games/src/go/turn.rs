@@ -18,6 +18,7 @@ use super::score::{ScoreReport, Scoring};
 use super::sgf::SgfMeta;
 use super::vertex::{GoPlay, Vertex};
 use crate::clock::{Clock, TimeControl};
+use crate::proposal::{self, DrawOffer};
 use crate::takeback::{Takeback, TakebackAction, TakebackRule, Verdict};
 use crate::{
     schema_of, AiAnalysis, AiBudget, AiCandidate, AiChoice, AiLevel, AiRatings, EndReason, Example,
@@ -113,6 +114,12 @@ pub struct GoGame {
     forfeit: Option<Forfeit>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     clock: Option<Clock>,
+    /// A draw one seat offered and the other has not answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    draw_offer: Option<DrawOffer>,
+    /// The seats agreed to a draw.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    drawn: bool,
     game: Go,
 }
 
@@ -451,6 +458,7 @@ impl TurnGame for GoGame {
     });
     const UNDO: bool = true;
     const REDO: bool = true;
+    const DRAWS: bool = true;
     fn example() -> Example {
         Example {
             create: serde_json::json!({"size": 9, "players": [{"name": "alice"}, {"name": "bob"}]}),
@@ -492,6 +500,8 @@ impl TurnGame for GoGame {
             auto_ai: options.auto_ai.unwrap_or(false),
             unrated: options.rated == Some(false) || options.sgf.is_some(),
             forfeit: None,
+            draw_offer: None,
+            drawn: false,
             clock: options
                 .clock
                 .map(|control| Clock::new(control, 2, Self::BYOYOMI))
@@ -508,7 +518,7 @@ impl TurnGame for GoGame {
     }
 
     fn turn(&self) -> Option<Seat> {
-        if self.aborted || self.forfeit.is_some() || self.game.is_over() {
+        if self.aborted || self.drawn || self.forfeit.is_some() || self.game.is_over() {
             None
         } else {
             Some(seat_of(self.game.next()))
@@ -540,7 +550,7 @@ impl TurnGame for GoGame {
     }
 
     fn apply(&mut self, seat: Seat, mv: &GoMove) -> Result<Vec<GoEvent>, RuleError> {
-        if self.aborted || self.forfeit.is_some() {
+        if self.aborted || self.drawn || self.forfeit.is_some() {
             return Err(RuleError::GameOver);
         }
         let mut events = self
@@ -549,6 +559,9 @@ impl TurnGame for GoGame {
             .map_err(rule_error)?;
         if let Some(proposal) = self.takeback.declined_by_move() {
             events.insert(0, GoEvent::TakebackDeclined { proposal });
+        }
+        if let Some(offer) = proposal::declined_by_move(&mut self.draw_offer) {
+            events.insert(0, GoEvent::DrawDeclined { by: offer.by });
         }
         Ok(events)
     }
@@ -585,12 +598,16 @@ impl TurnGame for GoGame {
         if let Some(forfeit) = &self.forfeit {
             return Some(forfeit.result());
         }
+        if self.drawn {
+            return Some(DrawOffer::agreed());
+        }
         self.game.result().map(|result| result.shared())
     }
 
     fn view(&self, _seat: Option<Seat>) -> GoView {
         GoView {
             takeback: self.takeback,
+            draw_offer: self.draw_offer,
             ..self.game.view()
         }
     }
@@ -653,7 +670,7 @@ impl TurnGame for GoGame {
     /// Takes back the last move; against an AI, back to the human's last turn. A game ended by
     /// two passes reopens; a resignation is final.
     fn undo(&mut self, by: Seat, seats: &[SeatKind]) -> Result<Vec<GoEvent>, RuleError> {
-        if self.aborted {
+        if self.aborted || self.drawn {
             return Err(RuleError::GameOver);
         }
         if let Some(proposed) = self.ask(by, TakebackAction::Undo, seats, self.game.can_undo())? {
@@ -666,7 +683,7 @@ impl TurnGame for GoGame {
 
     /// Replays taken-back moves: the last one; against an AI, up to the human's next turn.
     fn redo(&mut self, by: Seat, seats: &[SeatKind]) -> Result<Vec<GoEvent>, RuleError> {
-        if self.aborted {
+        if self.aborted || self.drawn {
             return Err(RuleError::GameOver);
         }
         if let Some(proposed) = self.ask(by, TakebackAction::Redo, seats, self.game.can_redo())? {
@@ -675,6 +692,21 @@ impl TurnGame for GoGame {
         self.game
             .redo_until(Self::human_to_move(seats))
             .map_err(rule_error)
+    }
+
+    fn offer_draw(&mut self, by: Seat, seats: &[SeatKind]) -> Result<Vec<GoEvent>, RuleError> {
+        if self.result().is_some() {
+            return Err(RuleError::GameOver);
+        }
+        match DrawOffer::offer(&mut self.draw_offer, by, seats)? {
+            proposal::Verdict::Proposed(offer) => Ok(vec![GoEvent::DrawOffered { by: offer.by }]),
+            proposal::Verdict::Now => {
+                self.drawn = true;
+                Ok(vec![GoEvent::GameOver {
+                    result: DrawOffer::agreed(),
+                }])
+            }
+        }
     }
 
     fn reports() -> &'static [ReportSpec] {
@@ -859,5 +891,118 @@ mod tests {
         let stored = serde_json::to_value(&game).unwrap();
         let loaded: GoGame = serde_json::from_value(stored).unwrap();
         assert_eq!(loaded.result(), Some(GameResult::aborted()));
+    }
+
+    const HUMANS: [SeatKind; 2] = [SeatKind::Human, SeatKind::Human];
+
+    /// A game between humans under `consent`, whose undo and redo ask the other seat.
+    fn consent_table() -> GoGame {
+        let options = GoCreate {
+            size: Some(9),
+            players: vec![PlayerSpec::default(), PlayerSpec::default()],
+            ..GoCreate::default()
+        };
+        GoGame::new(&options, &HUMANS, 0).expect("valid options")
+    }
+
+    /// The view's `draw_offer`, `None` when it is left out.
+    fn offer_json(game: &GoGame) -> Option<serde_json::Value> {
+        serde_json::to_value(game.view(None))
+            .unwrap()
+            .get("draw_offer")
+            .cloned()
+    }
+
+    #[test]
+    fn an_agreed_draw_ends_the_game_and_survives_storage() {
+        let mut game = consent_table();
+        game.apply(0, &mv("E5")).unwrap();
+        assert!(matches!(
+            game.offer_draw(0, &HUMANS).unwrap()[..],
+            [GoEvent::DrawOffered { by: 0 }]
+        ));
+        assert_eq!(offer_json(&game), Some(serde_json::json!({"by": 0})));
+        assert!(matches!(
+            game.offer_draw(0, &HUMANS),
+            Err(RuleError::Conflict(_))
+        ));
+        let draw = DrawOffer::agreed();
+        let accepted = game.offer_draw(1, &HUMANS).unwrap();
+        assert!(matches!(&accepted[..], [GoEvent::GameOver { result }] if *result == draw));
+        assert_eq!(game.result(), Some(draw.clone()));
+        assert_eq!(game.turn(), None);
+        assert_eq!(offer_json(&game), None);
+        let stored = serde_json::to_value(&game).unwrap();
+        let mut game: GoGame = serde_json::from_value(stored).unwrap();
+        assert_eq!(game.result(), Some(draw));
+        assert_eq!(game.turn(), None);
+        assert_eq!(game.apply(1, &mv("C3")), Err(RuleError::GameOver));
+        assert_eq!(game.apply(1, &mv("resign")), Err(RuleError::GameOver));
+        assert_eq!(game.undo(0, &HUMANS), Err(RuleError::GameOver));
+        assert_eq!(game.undo(1, &HUMANS), Err(RuleError::GameOver));
+        assert_eq!(game.redo(0, &HUMANS), Err(RuleError::GameOver));
+        assert_eq!(game.offer_draw(0, &HUMANS), Err(RuleError::GameOver));
+    }
+
+    #[test]
+    fn a_move_declines_a_draw_offer_and_a_take_back_alike() {
+        let mut game = consent_table();
+        game.apply(0, &mv("E5")).unwrap();
+        game.undo(0, &HUMANS).unwrap();
+        game.offer_draw(0, &HUMANS).unwrap();
+        let events = game.apply(1, &mv("C3")).unwrap();
+        assert!(
+            matches!(
+                events[..],
+                [
+                    GoEvent::DrawDeclined { by: 0 },
+                    GoEvent::TakebackDeclined { .. },
+                    GoEvent::Stone { .. }
+                ]
+            ),
+            "{events:?}"
+        );
+        assert_eq!(offer_json(&game), None);
+        // The offering seat's own move declines it too, and so does a pass or a resignation.
+        for play in ["pass", "resign"] {
+            game.offer_draw(0, &HUMANS).unwrap();
+            let events = game.apply(0, &mv(play)).unwrap();
+            assert!(
+                matches!(events[0], GoEvent::DrawDeclined { by: 0 }),
+                "{events:?}"
+            );
+            assert_eq!(offer_json(&game), None);
+        }
+        assert_eq!(game.result().unwrap().winners, vec![1]);
+        assert_eq!(game.offer_draw(1, &HUMANS), Err(RuleError::GameOver));
+    }
+
+    #[test]
+    fn no_draw_offers_against_an_ai_or_after_two_passes() {
+        let seats = [SeatKind::Ai(AiLevel::Easy), SeatKind::Human];
+        let mut game = table(9, &seats);
+        assert!(matches!(
+            game.offer_draw(1, &seats),
+            Err(RuleError::Conflict(_))
+        ));
+        assert_eq!(offer_json(&game), None);
+        let mut game = consent_table();
+        game.apply(0, &mv("pass")).unwrap();
+        game.apply(1, &mv("pass")).unwrap();
+        assert_eq!(game.offer_draw(0, &HUMANS), Err(RuleError::GameOver));
+    }
+
+    #[test]
+    fn a_game_stored_before_draw_offers_loads() {
+        let old = r#"{"takeback":{"rule":"consent","proposal":null},"game":{"options":{"size":9,"komi":6.5,"scoring":"territory","superko":false},"first":"black","moves":["E5"]}}"#;
+        let mut game: GoGame = serde_json::from_str(old).unwrap();
+        assert_eq!(offer_json(&game), None);
+        assert_eq!(game.turn(), Some(1));
+        game.offer_draw(1, &HUMANS).unwrap();
+        let stored = serde_json::to_value(&game).unwrap();
+        assert_eq!(stored["draw_offer"], serde_json::json!({"by": 1}));
+        let mut loaded: GoGame = serde_json::from_value(stored).unwrap();
+        loaded.offer_draw(0, &HUMANS).unwrap();
+        assert_eq!(loaded.result(), Some(DrawOffer::agreed()));
     }
 }

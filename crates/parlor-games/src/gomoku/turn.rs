@@ -11,6 +11,7 @@ use utoipa::ToSchema;
 
 use super::{ai, Gomoku, GomokuError, Point, Rule, Stone};
 use crate::clock::{Clock, TimeControl};
+use crate::proposal::{self, DrawOffer};
 use crate::takeback::{Takeback, TakebackAction, TakebackProposal, TakebackRule, Verdict};
 use crate::{
     AiAnalysis, AiBudget, AiChoice, AiLevel, AiRatings, EndReason, Example, Forfeit, GameResult,
@@ -118,6 +119,12 @@ pub struct GomokuGame {
     forfeit: Option<Forfeit>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     clock: Option<Clock>,
+    /// A draw one seat offered and the other has not answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    draw_offer: Option<DrawOffer>,
+    /// The seats agreed to a draw.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    drawn: bool,
     board: Gomoku,
 }
 
@@ -145,6 +152,11 @@ pub struct GomokuView {
     pub winning_line: Option<Vec<String>>,
     /// Who may undo, and a proposal waiting for the other seat.
     pub takeback: Takeback,
+    /// A draw one seat offered, waiting for the other seat (who accepts by offering too); left
+    /// out while none waits, so views stored or documented before draw offers stay the same.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = json!({"by": 0}))]
+    pub draw_offer: Option<DrawOffer>,
 }
 
 /// What a Gomoku change caused.
@@ -171,6 +183,14 @@ pub enum GomokuEvent {
     /// A move declined the waiting proposal.
     TakebackDeclined {
         proposal: TakebackProposal,
+    },
+    /// A seat offered a draw; the other seat accepts by offering too.
+    DrawOffered {
+        by: Seat,
+    },
+    /// A move declined the draw `by` offered.
+    DrawDeclined {
+        by: Seat,
     },
     GameOver {
         result: GameResult,
@@ -251,6 +271,7 @@ impl TurnGame for GomokuGame {
         hard: 2450.0,
     });
     const UNDO: bool = true;
+    const DRAWS: bool = true;
     type Options = GomokuOptions;
     type Move = GomokuMove;
     type View = GomokuView;
@@ -293,6 +314,8 @@ impl TurnGame for GomokuGame {
             auto_ai: options.auto_ai.unwrap_or(false),
             unrated: options.rated == Some(false),
             forfeit: None,
+            draw_offer: None,
+            drawn: false,
             clock: options
                 .clock
                 .map(|control| Clock::new(control, 2, Self::BYOYOMI))
@@ -339,6 +362,9 @@ impl TurnGame for GomokuGame {
         if let Some(proposal) = self.takeback.declined_by_move() {
             events.insert(0, GomokuEvent::TakebackDeclined { proposal });
         }
+        if let Some(offer) = proposal::declined_by_move(&mut self.draw_offer) {
+            events.insert(0, GomokuEvent::DrawDeclined { by: offer.by });
+        }
         if let Some(result) = self.result() {
             events.push(GomokuEvent::GameOver { result });
         }
@@ -377,6 +403,9 @@ impl TurnGame for GomokuGame {
         if let Some(forfeit) = &self.forfeit {
             return Some(forfeit.result());
         }
+        if self.drawn {
+            return Some(DrawOffer::agreed());
+        }
         if let Some(loser) = self.resigned {
             let winner = 1 - loser;
             return Some(GameResult {
@@ -411,6 +440,7 @@ impl TurnGame for GomokuGame {
             next: color(self.board.next()),
             winning_line,
             takeback: self.takeback,
+            draw_offer: self.draw_offer,
         }
     }
 
@@ -466,5 +496,133 @@ impl TurnGame for GomokuGame {
             return Err(RuleError::Conflict("there is no move to take back".into()));
         }
         Ok(vec![GomokuEvent::Undo { taken_back: taken }])
+    }
+
+    fn offer_draw(&mut self, by: Seat, seats: &[SeatKind]) -> Result<Vec<GomokuEvent>, RuleError> {
+        if self.result().is_some() {
+            return Err(RuleError::GameOver);
+        }
+        match DrawOffer::offer(&mut self.draw_offer, by, seats)? {
+            proposal::Verdict::Proposed(offer) => {
+                Ok(vec![GomokuEvent::DrawOffered { by: offer.by }])
+            }
+            proposal::Verdict::Now => {
+                self.drawn = true;
+                Ok(vec![GomokuEvent::GameOver {
+                    result: DrawOffer::agreed(),
+                }])
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HUMANS: [SeatKind; 2] = [SeatKind::Human, SeatKind::Human];
+
+    fn game() -> GomokuGame {
+        let options: GomokuOptions =
+            serde_json::from_value(serde_json::json!({"players": [{}, {}]})).unwrap();
+        GomokuGame::new(&options, &HUMANS, 0).unwrap()
+    }
+
+    fn mv(text: &str) -> GomokuMove {
+        GomokuMove {
+            play: text.parse().unwrap(),
+        }
+    }
+
+    /// The view's `draw_offer`, `None` when it is left out.
+    fn offer_json(game: &GomokuGame) -> Option<serde_json::Value> {
+        serde_json::to_value(game.view(None))
+            .unwrap()
+            .get("draw_offer")
+            .cloned()
+    }
+
+    #[test]
+    fn an_offer_the_other_seat_accepts_is_a_draw() {
+        let mut game = game();
+        game.apply(0, &mv("h8")).unwrap();
+        let offered = game.offer_draw(0, &HUMANS).unwrap();
+        assert!(matches!(offered[..], [GomokuEvent::DrawOffered { by: 0 }]));
+        assert_eq!(offer_json(&game), Some(serde_json::json!({"by": 0})));
+        assert!(matches!(
+            game.offer_draw(0, &HUMANS),
+            Err(RuleError::Conflict(_))
+        ));
+        let accepted = game.offer_draw(1, &HUMANS).unwrap();
+        let draw = DrawOffer::agreed();
+        assert!(matches!(&accepted[..], [GomokuEvent::GameOver { result }] if *result == draw));
+        assert_eq!(draw.reason, EndReason::DRAW);
+        assert!(draw.winners.is_empty());
+        assert_eq!(game.result(), Some(draw.clone()));
+        assert_eq!(game.turn(), None);
+        assert_eq!(offer_json(&game), None);
+        assert_eq!(game.apply(1, &mv("a1")).unwrap_err(), RuleError::GameOver);
+        assert_eq!(game.undo(0, &HUMANS).unwrap_err(), RuleError::GameOver);
+        assert_eq!(
+            game.offer_draw(0, &HUMANS).unwrap_err(),
+            RuleError::GameOver
+        );
+        let stored = serde_json::to_value(&game).unwrap();
+        let loaded: GomokuGame = serde_json::from_value(stored).unwrap();
+        assert_eq!(loaded.result(), Some(draw));
+    }
+
+    #[test]
+    fn a_move_by_either_seat_declines_the_offer() {
+        for (offering, moving) in [(1, 0), (0, 0)] {
+            let mut game = game();
+            game.offer_draw(offering, &HUMANS).unwrap();
+            let events = game.apply(moving, &mv("h8")).unwrap();
+            assert!(
+                matches!(events[0], GomokuEvent::DrawDeclined { by } if by == offering),
+                "{events:?}"
+            );
+            assert_eq!(offer_json(&game), None);
+            assert!(game.result().is_none());
+            assert!(matches!(
+                game.offer_draw(1 - offering, &HUMANS).unwrap()[..],
+                [GomokuEvent::DrawOffered { .. }]
+            ));
+        }
+        let mut game = game();
+        game.offer_draw(0, &HUMANS).unwrap();
+        let resigned = game.apply(1, &mv("resign")).unwrap();
+        assert!(matches!(resigned[0], GomokuEvent::DrawDeclined { by: 0 }));
+        assert_eq!(game.result().unwrap().reason, EndReason::RESIGN);
+    }
+
+    #[test]
+    fn no_offers_against_an_ai_or_after_the_end() {
+        let mut game = game();
+        let seats = [SeatKind::Human, SeatKind::Ai(AiLevel::Easy)];
+        assert!(matches!(
+            game.offer_draw(0, &seats),
+            Err(RuleError::Conflict(_))
+        ));
+        assert_eq!(offer_json(&game), None);
+        game.apply(0, &mv("resign")).unwrap();
+        assert_eq!(
+            game.offer_draw(1, &HUMANS).unwrap_err(),
+            RuleError::GameOver
+        );
+    }
+
+    #[test]
+    fn a_game_stored_before_draw_offers_loads() {
+        let old = r#"{"resigned":null,"aborted":false,"takeback":{"rule":"consent","proposal":null},"board":{"size":9,"rule":"freestyle","moves":["e5"]}}"#;
+        let mut game: GomokuGame = serde_json::from_str(old).unwrap();
+        assert_eq!(offer_json(&game), None);
+        assert_eq!(game.turn(), Some(1));
+        game.offer_draw(1, &HUMANS).unwrap();
+        let stored = serde_json::to_value(&game).unwrap();
+        assert_eq!(stored["draw_offer"], serde_json::json!({"by": 1}));
+        let mut loaded: GomokuGame = serde_json::from_value(stored).unwrap();
+        loaded.offer_draw(0, &HUMANS).unwrap();
+        assert_eq!(loaded.result(), Some(DrawOffer::agreed()));
     }
 }
