@@ -384,6 +384,87 @@ async fn bad_clocks_are_refused(app: TestApp, _time: Time) {
     assert_eq!(unknown.status, 400, "{}", unknown.text);
 }
 
+/// UNO charges the seat whose turn it is; a jump-in is charged to nobody. A seat out of time at a
+/// table of three leaves it, and play goes on.
+async fn uno_charges_the_turn_and_a_seat_out_of_time_leaves_the_table(app: TestApp, time: Time) {
+    use crate::uno_api::{act, create, dealing, play, view};
+    let cards = dealing(
+        &[
+            "R7 R4 B2 B3 B4 B5 B6",
+            "G1 G2 G3 G4 G5 G6 R2",
+            "R7 R4 Y2 Y3 Y4 Y5 Y6",
+        ],
+        "R3",
+        &[],
+    );
+    let game = create(
+        &app,
+        json!({"players": [{"name": "a"}, {"name": "b"}, {"name": "c"}],
+               "rules": {"jump_in": true}, "deck": cards,
+               "clock": {"type": "fischer", "initial_ms": 30_000, "increment_ms": 0}}),
+    )
+    .await;
+    act(&app, &game, 0, play("R7")).await.expect(200);
+    time.advance(2_000);
+    // Seat 2 jumps in on seat 1's turn: neither is charged, and seat 0 (the jumper's next) acts.
+    let jumped = act(&app, &game, 2, json!({"action": "jump_in", "card": "R7"}))
+        .await
+        .expect(200);
+    assert_eq!(jumped.body["game"]["turn"], 0);
+    time.advance(4_000);
+    act(&app, &game, 0, play("R4")).await.expect(200);
+    time.advance(3_000);
+    let jumped = act(&app, &game, 2, json!({"action": "jump_in", "card": "R4"}))
+        .await
+        .expect(200);
+    let times: Vec<i64> = (0..3)
+        .map(|s| {
+            jumped.body["game"]["clock"]["seats"][s]["remaining_ms"]
+                .as_i64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(
+        times,
+        [26_000, 30_000, 30_000],
+        "only seat 0's own turn was charged"
+    );
+    assert_eq!(jumped.body["game"]["clock"]["turn"]["seat"], 0);
+
+    // Seat 0's 26 s and the grace run out: it leaves the table, and seat 1 plays on.
+    time.advance(26_501);
+    let after = view(&app, &game, 1).await;
+    assert_eq!(after["status"], "active", "{after}");
+    assert_eq!(after["state"]["out"], json!([0]));
+    assert_eq!(after["turn"], 1);
+    assert_eq!(after["clock"]["turn"]["seat"], 1);
+    let refused = act(&app, &game, 0, json!({"action": "draw"})).await;
+    assert_eq!(refused.status, 409, "{}", refused.text);
+}
+
+/// A timeout is a loss like a resignation: the seed's score moves.
+async fn a_timeout_moves_the_score_like_a_loss(app: TestApp, time: Time) {
+    let name = format!("ann-{}", rand::random::<u32>());
+    let (id, tokens) = app
+        .create_gomoku(blitz(json!([{"name": name}, {"ai": "easy"}])))
+        .await;
+    let ann = tokens[0].clone().unwrap();
+    app.gomoku_move(&id, &ann, "h8").await.expect(200);
+    app.post_as(&format!("/v1/gomoku/games/{id}/ai-move"), json!({}), &ann)
+        .await
+        .expect(200);
+    app.gomoku_move(&id, &ann, "j10").await.expect(200);
+    app.post_as(&format!("/v1/gomoku/games/{id}/ai-move"), json!({}), &ann)
+        .await
+        .expect(200);
+    // Her bank: 10 s, plus 1 s for j10 (the first move was free).
+    time.advance(11_501);
+    assert_eq!(game(&app, &id).await["result"]["reason"], "timeout");
+    let stats = app.get(&format!("/v1/players/{name}")).await.expect(200);
+    assert_eq!(stats.body["gomoku"]["score"], 900, "{}", stats.text);
+    assert_eq!(stats.body["gomoku"]["losses"], 1, "{}", stats.text);
+}
+
 macro_rules! on_both_stores_timed {
     ($($name:ident: $sweep:expr),* $(,)?) => {
         mod on_sqlite {
@@ -419,6 +500,8 @@ on_both_stores_timed!(
     an_ai_thinks_within_its_time_and_flags_if_it_cannot: super::NO_SWEEP_MS,
     an_untimed_seat_may_claim_the_win_from_a_silent_opponent: super::NO_SWEEP_MS,
     bad_clocks_are_refused: super::NO_SWEEP_MS,
+    uno_charges_the_turn_and_a_seat_out_of_time_leaves_the_table: super::NO_SWEEP_MS,
+    a_timeout_moves_the_score_like_a_loss: super::NO_SWEEP_MS,
 );
 
 /// Two servers on one PostgreSQL database, both sweeping: every overdue game is flagged exactly

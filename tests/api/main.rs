@@ -10,6 +10,7 @@ mod bad_input;
 mod clocks;
 mod conformance;
 mod contract;
+mod endings;
 mod go_api;
 mod gomoku_api;
 mod gomoku_easy_oracle;

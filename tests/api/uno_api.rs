@@ -28,7 +28,7 @@ fn deck(top: &[&str]) -> Vec<String> {
 
 /// A deck that deals `hands` (7 codes per seat, as the engine deals: one card per seat per
 /// round, seat 0 first), turns `start`, then offers `then` to the first draws.
-fn dealing(hands: &[&str], start: &str, then: &[&str]) -> Vec<String> {
+pub(crate) fn dealing(hands: &[&str], start: &str, then: &[&str]) -> Vec<String> {
     let hands: Vec<Vec<&str>> = hands
         .iter()
         .map(|h| h.split_whitespace().collect())
@@ -44,14 +44,14 @@ fn dealing(hands: &[&str], start: &str, then: &[&str]) -> Vec<String> {
     deck(&top)
 }
 
-struct Game {
+pub(crate) struct Game {
     id: String,
     tokens: Vec<Option<String>>,
     body: Value,
 }
 
 impl Game {
-    fn path(&self, action: &str) -> String {
+    pub(crate) fn path(&self, action: &str) -> String {
         if action.is_empty() {
             format!("/v1/uno/games/{}", self.id)
         } else {
@@ -64,7 +64,7 @@ impl Game {
     }
 }
 
-async fn create(app: &TestApp, body: Value) -> Game {
+pub(crate) async fn create(app: &TestApp, body: Value) -> Game {
     let reply = app.post("/v1/uno/games", body).await.expect(201);
     let seats = reply.body["seats"].as_array().unwrap().len();
     let mut tokens = vec![None; seats];
@@ -78,19 +78,19 @@ async fn create(app: &TestApp, body: Value) -> Game {
     }
 }
 
-async fn act(app: &TestApp, game: &Game, seat: usize, body: Value) -> Reply {
+pub(crate) async fn act(app: &TestApp, game: &Game, seat: usize, body: Value) -> Reply {
     app.post_as(&game.path("moves"), body, game.token(seat))
         .await
 }
 
-async fn view(app: &TestApp, game: &Game, seat: usize) -> Value {
+pub(crate) async fn view(app: &TestApp, game: &Game, seat: usize) -> Value {
     app.get_as(&game.path(""), game.token(seat))
         .await
         .expect(200)
         .body
 }
 
-fn play(card: &str) -> Value {
+pub(crate) fn play(card: &str) -> Value {
     json!({"action": "play", "card": card})
 }
 

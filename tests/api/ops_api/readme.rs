@@ -1,5 +1,5 @@
-//! The README's curl walkthroughs run as printed: the ```sh blocks of the Gomoku, Go, UNO and
-//! seek sections (found by their headings), each section in one `bash -euo pipefail`, one after the
+//! The README's curl walkthroughs run as printed: the ```sh blocks of the Gomoku, Go, UNO, seek
+//! and clock sections (found by their headings), each section in one `bash -euo pipefail`, one after the
 //! other in one working directory against one fresh server, as a reader pasting them into a shell
 //! would. The only change is the server's address: the README's `B=http://127.0.0.1:8080` line
 //! points at the test's server. A `curl` function in front makes an HTTP error fail the run
@@ -25,6 +25,7 @@ const GOMOKU: &str = "## A whole Gomoku game with curl";
 const GO: &str = "## A short Go game with curl";
 const UNO: &str = "## An UNO room with curl";
 const SEEKS: &str = "## Finding an opponent";
+const CLOCKS: &str = "## Clocks, draws and rematches";
 
 /// Put in front of every walkthrough: an HTTP error (4xx, 5xx) fails the run, and no request hangs.
 const PRELUDE: &str = "curl() { command curl --fail-with-body --max-time 60 \"$@\"; }\n";
@@ -321,7 +322,7 @@ async fn uno(app: &TestApp, dir: &Path) {
     );
 }
 
-/// The four walkthroughs, in the README's order, against one server and in one directory.
+/// The five walkthroughs, in the README's order, against one server and in one directory.
 #[actix_web::test]
 async fn the_walkthroughs_run_as_printed() {
     for program in ["bash", "curl", "jq"] {
@@ -335,6 +336,37 @@ async fn the_walkthroughs_run_as_printed() {
     go(&app, dir.path()).await;
     uno(&app, dir.path()).await;
     seeks(&app, dir.path()).await;
+    clocks(&app, dir.path()).await;
+}
+
+async fn clocks(app: &TestApp, dir: &Path) {
+    let stdout = run(app, dir, CLOCKS).await;
+    printed(
+        &stdout,
+        CLOCKS,
+        &[
+            "[true,1,\"timeout\"]",
+            "[{\"type\":\"draw_offered\",\"by\":1}]",
+            "\"draw\"",
+            "[1,\"waiting\"]",
+            "[0,\"active\",[\"ben\",\"ann\"]]",
+            "\"abort\"",
+            "[\"finished\",\"timeout\",[1]]",
+        ],
+    );
+    let blitz = file(dir, "blitz.json");
+    let id = text(&blitz["id"], "blitz.json id");
+    let drawn = game(app, "gomoku", id, None).await;
+    assert_eq!(drawn["result"]["reason"], "draw", "{drawn}");
+    let again = file(dir, "again.json");
+    let next = text(&again["game"]["id"], "again.json game.id");
+    let rematch = game(app, "gomoku", next, None).await;
+    assert_eq!(
+        rematch["clock"]["control"]["type"], "fischer",
+        "the same options: {rematch}"
+    );
+    let timed = file(dir, "timed.json");
+    assert_eq!(timed["clock"]["control"]["type"], "byoyomi", "{timed}");
 }
 
 async fn seeks(app: &TestApp, dir: &Path) {
@@ -365,7 +397,7 @@ async fn seeks(app: &TestApp, dir: &Path) {
 #[test]
 fn sections_are_found_and_aimed() {
     let readme = readme();
-    for heading in [GOMOKU, GO, UNO, SEEKS] {
+    for heading in [GOMOKU, GO, UNO, SEEKS, CLOCKS] {
         let script = section_script(&readme, heading);
         assert!(
             script.lines().next().map(str::trim) == Some(README_BASE),

@@ -438,6 +438,12 @@ impl GoGame {
 
     /// Where a take-back stops: when a human is to move (an open seat counts as one). Without a
     /// human at the table every move is a stop, so one move at a time goes back or forward.
+    /// Whether the game ended outside the board (aborted, agreed drawn, forfeited): no take-back
+    /// reopens it, unlike an ending by two passes.
+    fn ended_early(&self) -> bool {
+        self.aborted || self.drawn || self.forfeit.is_some()
+    }
+
     fn human_to_move(seats: &[SeatKind]) -> impl Fn(Color) -> bool + '_ {
         let no_human = seats.iter().all(|kind| kind.is_ai());
         move |color| no_human || !matches!(seats.get(seat_of(color)), Some(SeatKind::Ai(_)))
@@ -518,7 +524,7 @@ impl TurnGame for GoGame {
     }
 
     fn turn(&self) -> Option<Seat> {
-        if self.aborted || self.drawn || self.forfeit.is_some() || self.game.is_over() {
+        if self.ended_early() || self.game.is_over() {
             None
         } else {
             Some(seat_of(self.game.next()))
@@ -550,7 +556,7 @@ impl TurnGame for GoGame {
     }
 
     fn apply(&mut self, seat: Seat, mv: &GoMove) -> Result<Vec<GoEvent>, RuleError> {
-        if self.aborted || self.drawn || self.forfeit.is_some() {
+        if self.ended_early() {
             return Err(RuleError::GameOver);
         }
         let mut events = self
@@ -670,7 +676,7 @@ impl TurnGame for GoGame {
     /// Takes back the last move; against an AI, back to the human's last turn. A game ended by
     /// two passes reopens; a resignation is final.
     fn undo(&mut self, by: Seat, seats: &[SeatKind]) -> Result<Vec<GoEvent>, RuleError> {
-        if self.aborted || self.drawn {
+        if self.ended_early() {
             return Err(RuleError::GameOver);
         }
         if let Some(proposed) = self.ask(by, TakebackAction::Undo, seats, self.game.can_undo())? {
@@ -683,7 +689,7 @@ impl TurnGame for GoGame {
 
     /// Replays taken-back moves: the last one; against an AI, up to the human's next turn.
     fn redo(&mut self, by: Seat, seats: &[SeatKind]) -> Result<Vec<GoEvent>, RuleError> {
-        if self.aborted || self.drawn {
+        if self.ended_early() {
             return Err(RuleError::GameOver);
         }
         if let Some(proposed) = self.ask(by, TakebackAction::Redo, seats, self.game.can_redo())? {
@@ -891,6 +897,33 @@ mod tests {
         let stored = serde_json::to_value(&game).unwrap();
         let loaded: GoGame = serde_json::from_value(stored).unwrap();
         assert_eq!(loaded.result(), Some(GameResult::aborted()));
+    }
+
+    #[test]
+    fn a_forfeit_ends_the_game_for_good() {
+        let mut game = table(9, &[SeatKind::Human, SeatKind::Human]);
+        game.apply(0, &mv("E5")).unwrap();
+        let events = game.forfeit(1, crate::EndReason::TIMEOUT).unwrap();
+        let result = game.result().expect("over");
+        assert!(matches!(&events[0], GoEvent::GameOver { result: r } if *r == result));
+        assert_eq!(
+            (result.winners, result.reason),
+            (vec![0], crate::EndReason::TIMEOUT)
+        );
+        assert_eq!(game.turn(), None);
+        assert_eq!(
+            game.undo(0, &HUMANS),
+            Err(RuleError::GameOver),
+            "no take-back reopens it"
+        );
+        assert_eq!(game.apply(1, &mv("C3")), Err(RuleError::GameOver));
+        assert_eq!(
+            game.forfeit(0, crate::EndReason::TIMEOUT),
+            Err(RuleError::GameOver)
+        );
+        let stored = serde_json::to_value(&game).unwrap();
+        let loaded: GoGame = serde_json::from_value(stored).unwrap();
+        assert_eq!(loaded.result().unwrap().reason, crate::EndReason::TIMEOUT);
     }
 
     const HUMANS: [SeatKind; 2] = [SeatKind::Human, SeatKind::Human];

@@ -114,6 +114,8 @@ pub struct UnoView {
     /// Cards in each hand (0 for a seat that is out: its cards went under the deck).
     pub hands: Vec<HandCount>,
     /// Seats out of the game (out of time or gone), in the order they left; play passes them by.
+    /// Absent while every seat is in.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub out: Vec<usize>,
     /// Cards a pending +2 makes its victim (the seat to act) draw.
     pub pending_draw: u16,
