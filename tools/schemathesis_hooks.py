@@ -422,6 +422,8 @@ def before_call(context, case, kwargs):
             _to_another_seat(case, game.group(1))
         if case.path.endswith("/join"):
             _as_a_guest(case)
+        if case.path.endswith("/seats/{seat}/token"):
+            _as_a_seated_player(case, game.group(1))
         if case.method.upper() == "GET" and case.query and RNG.random() < 0.8:
             _no_free_form_parameters(case)
     elif case.path.startswith(DECK) and DECKS:
@@ -480,6 +482,31 @@ def _to_another_seat(case, kind: str) -> None:
     sender = RNG.randrange(len(tokens))
     case.headers["Authorization"] = "Bearer " + tokens[sender]
     case.body["to"] = (sender + 1 + RNG.randrange(len(tokens) - 1)) % len(tokens)
+
+
+def _as_a_seated_player(case, kind: str) -> None:
+    """Taking a seat back needs the key of the registered player who holds it: a seat token is no
+    player key (403 every time). The request gets a player registered now, seated at seat 0 of a
+    new game created with its key."""
+    if not BASE:
+        return
+    name = f"fz{RNG.randrange(10**9)}"
+    try:
+        key = requests.post(f"{BASE}/v1/players", json={"name": name}, timeout=10).json()["key"]
+        body = fuzz_games.create_body(DOC, kind, False)
+        body["players"][0] = {"name": name}
+        created = requests.post(
+            f"{BASE}/v1/{kind}/games", json=body, headers={"Authorization": "Bearer " + key}, timeout=10
+        ).json()
+    except (requests.RequestException, ValueError, KeyError):
+        return
+    if "id" not in created:
+        return
+    REGISTERED.add(_canonical(name))
+    KEYS[name] = key
+    case.path_parameters["id"] = created["id"]
+    case.path_parameters["seat"] = 0
+    case.headers["Authorization"] = "Bearer " + key
 
 
 def _as_a_guest(case) -> None:

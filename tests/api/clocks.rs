@@ -1,7 +1,8 @@
 //! Clocks over real HTTP on a fake time the tests move (no sleeping for a clock): charging and
 //! increments, flags on a move, on a read and by the sweeper (two sweepers racing on PostgreSQL),
 //! byo-yomi periods, the abort of a game without a first move, an AI that thinks within its time
-//! and one that flags while it thinks, claiming the win from a walked-away opponent, and
+//! and one that flags while it thinks, UNO's jump-in and a seat out of time at a table of three,
+//! scores and ratings after a timeout, claiming the win from a walked-away opponent, and
 //! validation.
 
 use std::time::Duration;
@@ -465,6 +466,29 @@ async fn a_timeout_moves_the_score_like_a_loss(app: TestApp, time: Time) {
     assert_eq!(stats.body["gomoku"]["losses"], 1, "{}", stats.text);
 }
 
+/// A timeout in a rated game moves Glicko-2 ratings as a resignation would.
+async fn a_rated_timeout_moves_ratings(app: TestApp, time: Time) {
+    use crate::players_api::{rated_gomoku_with, register};
+    let alice = ("alice".to_owned(), register(&app, "alice").await);
+    let bob = ("bob".to_owned(), register(&app, "bob").await);
+    let clock = blitz(json!([]))["clock"].clone();
+    let (id, alice, bob) = rated_gomoku_with(&app, &alice, &bob, json!({"clock": clock})).await;
+    opening(&app, &id, &[Some(alice), Some(bob)]).await;
+    time.advance(10_501);
+    assert_eq!(game(&app, &id).await["result"]["reason"], "timeout");
+    let rating = |body: &Value| body["ratings"]["gomoku"]["rating"].as_f64().unwrap();
+    let a = app.get("/v1/players/alice").await.expect(200).body;
+    let b = app.get("/v1/players/bob").await.expect(200).body;
+    assert!(rating(&a) < 1500.0 && rating(&b) > 1500.0, "{a} {b}");
+    assert_eq!(
+        (
+            &a["ratings"]["gomoku"]["games"],
+            &b["ratings"]["gomoku"]["games"]
+        ),
+        (&json!(1), &json!(1))
+    );
+}
+
 macro_rules! on_both_stores_timed {
     ($($name:ident: $sweep:expr),* $(,)?) => {
         mod on_sqlite {
@@ -502,6 +526,7 @@ on_both_stores_timed!(
     bad_clocks_are_refused: super::NO_SWEEP_MS,
     uno_charges_the_turn_and_a_seat_out_of_time_leaves_the_table: super::NO_SWEEP_MS,
     a_timeout_moves_the_score_like_a_loss: super::NO_SWEEP_MS,
+    a_rated_timeout_moves_ratings: super::NO_SWEEP_MS,
 );
 
 /// Two servers on one PostgreSQL database, both sweeping: every overdue game is flagged exactly

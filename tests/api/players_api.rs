@@ -9,7 +9,7 @@ use parlor::rating::{after_game, Rating, Standing};
 use reqwest::Method;
 use serde_json::{json, Value};
 
-async fn register(app: &TestApp, name: &str) -> String {
+pub(crate) async fn register(app: &TestApp, name: &str) -> String {
     let reply = app
         .post("/v1/players", json!({ "name": name }))
         .await
@@ -1233,13 +1233,19 @@ async fn rated_gomoku_between(
     black: &(String, String),
     white: &(String, String),
 ) -> (String, String, String) {
-    let (id, tokens, created) = create(
-        app,
-        "gomoku",
-        json!({"players": [{"name": black.0}, {"open": true}]}),
-        Some(&black.1),
-    )
-    .await;
+    rated_gomoku_with(app, black, white, json!({})).await
+}
+
+/// [`rated_gomoku_between`] with more create options (`options`, an object without `players`).
+pub(crate) async fn rated_gomoku_with(
+    app: &TestApp,
+    black: &(String, String),
+    white: &(String, String),
+    options: Value,
+) -> (String, String, String) {
+    let mut body = options;
+    body["players"] = json!([{"name": black.0}, {"open": true}]);
+    let (id, tokens, created) = create(app, "gomoku", body, Some(&black.1)).await;
     assert_eq!(created["rated"], false, "a seat is still open");
     let joined = post(
         app,

@@ -18,7 +18,7 @@ use super::{GamePaths, LogQuery};
 use crate::games::registry::{Games, TurnGameVisitor};
 use crate::games::{AiAnalysis, GameResult, TurnGame};
 use crate::http::problems::{problem_refs, ProblemSet};
-use crate::service::resource::SeatView;
+use crate::service::resource::{ClockView, SeatView};
 use crate::service::seeks::{SeekCreated, SeekRequest};
 use crate::service::turns::follow::StreamTicket;
 use crate::service::turns::{
@@ -77,6 +77,13 @@ fn register<T: ToSchema>(components: &mut Components) {
     }
 }
 
+/// An RFC 3339 instant.
+fn date_time() -> ObjectBuilder {
+    ObjectBuilder::new().schema_type(Type::String).format(Some(
+        utoipa::openapi::SchemaFormat::KnownFormat(utoipa::openapi::KnownFormat::DateTime),
+    ))
+}
+
 fn object() -> ObjectBuilder {
     ObjectBuilder::new().schema_type(SchemaType::Type(Type::Object))
 }
@@ -105,9 +112,9 @@ fn resource_schema(names: &Names) -> RefOr<Schema> {
                 .description(Some("+1 on every accepted change; also the `ETag`")),
         )
         .required("version")
-        .property("created_at", ObjectBuilder::new().schema_type(Type::String).format(Some(utoipa::openapi::SchemaFormat::KnownFormat(utoipa::openapi::KnownFormat::DateTime))))
+        .property("created_at", date_time())
         .required("created_at")
-        .property("updated_at", ObjectBuilder::new().schema_type(Type::String).format(Some(utoipa::openapi::SchemaFormat::KnownFormat(utoipa::openapi::KnownFormat::DateTime))))
+        .property("updated_at", date_time())
         .required("updated_at")
         .property("seats", array_of(reference_to::<SeatView>()))
         .required("seats")
@@ -135,6 +142,11 @@ fn resource_schema(names: &Names) -> RefOr<Schema> {
         .required("result")
         .property("state", names.reference("View"))
         .required("state")
+        .property("clock", reference_to::<ClockView>())
+        .property(
+            "server_time",
+            date_time().description(Some("A timed game's: the server's time when it answered, to correct a local countdown for skew")),
+        )
         .into()
 }
 
@@ -351,6 +363,7 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
     register::<GameResult>(components);
     register::<AiAnalysis>(components);
     register::<SeatView>(components);
+    register::<ClockView>(components);
     register::<SeatToken>(components);
     register::<SeatInvite>(components);
     register::<AiMoveRequest>(components);

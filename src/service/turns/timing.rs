@@ -101,9 +101,10 @@ pub(super) async fn settle<G: TurnGame>(
     Ok(true)
 }
 
-/// The think time of an AI seat on a clock: what was asked (or its default), never more than
-/// leaves it time to answer before its deadline, and on a bank of time a share that grows with
-/// the bank. Without a running clock, `asked` as is.
+/// The think time of an AI seat on a clock: what was asked, else a share of its time that grows
+/// with what it has (on a bank, a twenty-fifth plus half the increment or period), never more
+/// than leaves it time to answer before its deadline. Without its turn on a clock, `asked` or
+/// `default`.
 pub(super) fn ai_time<G: TurnGame>(
     game: &G,
     seat: Seat,
