@@ -91,6 +91,8 @@ pub trait GameStore: Send + Sync + 'static {
     /// changes, the stream's replay row and the lobby's announcement, all or nothing. A stale
     /// version is [`StoreError::Conflict`]. Answers the announcement's lobby sequence number.
     async fn commit(&self, change: &Commit) -> StoreResult<Option<i64>>;
+    /// Whether any game's clock expired by `now_ms` (a read, before a claim).
+    async fn any_overdue(&self, now_ms: i64) -> StoreResult<bool>;
     /// Claims up to `limit` games whose clock expired by `now_ms` (`sweep_at_ms`, grace included)
     /// for `lease_ms`: their `sweep_at_ms` moves past the lease, so another sweeper (another
     /// process) takes other games, and a claim whose sweeper died is taken again after it. The

@@ -477,6 +477,16 @@ macro_rules! impl_sql_store {
                 Ok(seq)
             }
 
+            async fn any_overdue(&self, now_ms: i64) -> StoreResult<bool> {
+                let found: Option<i32> =
+                    sqlx::query_scalar("SELECT 1 FROM games WHERE sweep_at_ms <= $1 LIMIT 1")
+                        .bind(now_ms)
+                        .fetch_optional(&self.pool)
+                        .await
+                        .map_err(StoreError::from_sqlx)?;
+                Ok(found.is_some())
+            }
+
             async fn claim_overdue(&self, now_ms: i64, lease_ms: i64, limit: i64) -> StoreResult<Vec<(Uuid, String)>> {
                 let sql = format!(
                     "UPDATE games SET sweep_at_ms = $1 WHERE id IN (SELECT id FROM games \

@@ -1117,3 +1117,59 @@ async fn sqlite_sweeps_expired_waiting_games_and_idle_decks() {
 async fn postgres_sweeps_expired_waiting_games_and_idle_decks() {
     sweeps(Db::Postgres).await;
 }
+
+/// Overdue clocks: only games whose `sweep_at_ms` has passed are claimed, a claim holds them for
+/// its lease (a second sweeper finds none), and they come back once it ends; a commit that moves
+/// the clock on (or stops it) takes the game out of the sweep.
+async fn overdue_clocks(db: Db) {
+    let Some((store, _dir)) = store(db).await else {
+        return;
+    };
+    let now = 1_000_000;
+    let mut due = new_game("due");
+    due.sweep_at_ms = Some(now - 1);
+    let mut later = new_game("later");
+    later.sweep_at_ms = Some(now + 60_000);
+    let untimed = new_game("untimed");
+    for game in [&due, &later, &untimed] {
+        store.create_game(game).await.unwrap();
+    }
+    assert!(store.any_overdue(now).await.unwrap());
+    let claimed = store.claim_overdue(now, 10_000, 100).await.unwrap();
+    assert_eq!(claimed, vec![(due.id, "gomoku".to_owned())]);
+    assert!(!store.any_overdue(now).await.unwrap(), "the claim holds it");
+    assert!(store
+        .claim_overdue(now, 10_000, 100)
+        .await
+        .unwrap()
+        .is_empty());
+    let after_lease = now + 10_000;
+    assert_eq!(
+        store.claim_overdue(after_lease, 10_000, 100).await.unwrap(),
+        vec![(due.id, "gomoku".to_owned())],
+        "a lease that ran out lets another sweeper take it"
+    );
+    let mut settled = change(&due, 0, "h8");
+    settled.sweep_at_ms = None;
+    store.commit(&settled).await.unwrap();
+    assert_eq!(
+        store
+            .claim_overdue(now + 120_000, 10_000, 100)
+            .await
+            .unwrap(),
+        vec![(later.id, "gomoku".to_owned())],
+        "the settled game left the sweep; the later one is due by then"
+    );
+    let row = store.load_game(due.id, None).await.unwrap().unwrap().row;
+    assert_eq!(row.sweep_at_ms, None);
+}
+
+#[actix_web::test]
+async fn sqlite_claims_overdue_clocks() {
+    overdue_clocks(Db::Sqlite).await;
+}
+
+#[actix_web::test]
+async fn postgres_claims_overdue_clocks() {
+    overdue_clocks(Db::Postgres).await;
+}
