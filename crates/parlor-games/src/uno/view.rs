@@ -115,7 +115,10 @@ pub struct UnoView {
     pub hands: Vec<HandCount>,
     /// Seats out of the game (out of time or gone), in the order they left; play passes them by.
     /// Absent while every seat is in.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub out: Vec<usize>,
     /// Cards a pending +2 makes its victim (the seat to act) draw.
     pub pending_draw: u16,
