@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::common::sse::EventStream;
-use crate::common::{self, Db, TestApp};
+use crate::common::{self, Db, Reply, TestApp};
 use parlor::service::time::Time;
 
 /// A sweep interval that never comes within a test: flags then come only from requests.
@@ -53,6 +53,12 @@ async fn opening(app: &TestApp, id: &str, tokens: &[Option<String>]) {
     app.gomoku_move(id, tokens[1].as_deref().unwrap(), "a1")
         .await
         .expect(200);
+}
+
+/// `ai-move` on Gomoku game `id`, asked by `token`.
+async fn ai_move(app: &TestApp, id: &str, token: &str, body: Value) -> Reply {
+    app.post_as(&format!("/v1/gomoku/games/{id}/ai-move"), body, token)
+        .await
 }
 
 async fn a_move_is_charged_and_a_late_one_loses(app: TestApp, time: Time) {
@@ -276,22 +282,12 @@ async fn an_ai_thinks_within_its_time_and_flags_if_it_cannot(app: TestApp, time:
     let ann = tokens[0].clone().unwrap();
     app.gomoku_move(&id, &ann, "h8").await.expect(200);
     // Its first move, asked for 5 s, thinks within what the abort window leaves it.
-    let ai = app
-        .post_as(
-            &format!("/v1/gomoku/games/{id}/ai-move"),
-            json!({"time_ms": 5_000}),
-            &ann,
-        )
+    let ai = ai_move(&app, &id, &ann, json!({"time_ms": 5_000}))
         .await
         .expect(200);
     assert_eq!(ai.body["applied"], true);
     app.gomoku_move(&id, &ann, "j10").await.expect(200);
-    let ai = app
-        .post_as(
-            &format!("/v1/gomoku/games/{id}/ai-move"),
-            json!({"time_ms": 5_000}),
-            &ann,
-        )
+    let ai = ai_move(&app, &id, &ann, json!({"time_ms": 5_000}))
         .await
         .expect(200);
     let thought = ai.body["analysis"]["elapsed_ms"].as_u64().unwrap();
@@ -303,8 +299,7 @@ async fn an_ai_thinks_within_its_time_and_flags_if_it_cannot(app: TestApp, time:
 
     // The clock runs out while it thinks: its turn ends in a flag, not a move.
     app.gomoku_move(&id, &ann, "k11").await.expect(200);
-    let path = format!("/v1/gomoku/games/{id}/ai-move");
-    let asking = app.post_as(&path, json!({"time_ms": 1_000}), &ann);
+    let asking = ai_move(&app, &id, &ann, json!({"time_ms": 1_000}));
     let moving = async {
         tokio::time::sleep(Duration::from_millis(200)).await;
         time.advance(5_000);
@@ -388,16 +383,8 @@ async fn bad_clocks_are_refused(app: TestApp, _time: Time) {
 /// UNO charges the seat whose turn it is; a jump-in is charged to nobody. A seat out of time at a
 /// table of three leaves it, and play goes on.
 async fn uno_charges_the_turn_and_a_seat_out_of_time_leaves_the_table(app: TestApp, time: Time) {
-    use crate::uno_api::{act, create, dealing, play, view};
-    let cards = dealing(
-        &[
-            "R7 R4 B2 B3 B4 B5 B6",
-            "G1 G2 G3 G4 G5 G6 R2",
-            "R7 R4 Y2 Y3 Y4 Y5 Y6",
-        ],
-        "R3",
-        &[],
-    );
+    use crate::uno_api::{act, create, jump_in_deck, play, view};
+    let cards = jump_in_deck();
     let game = create(
         &app,
         json!({"players": [{"name": "a"}, {"name": "b"}, {"name": "c"}],
@@ -451,13 +438,9 @@ async fn a_timeout_moves_the_score_like_a_loss(app: TestApp, time: Time) {
         .await;
     let ann = tokens[0].clone().unwrap();
     app.gomoku_move(&id, &ann, "h8").await.expect(200);
-    app.post_as(&format!("/v1/gomoku/games/{id}/ai-move"), json!({}), &ann)
-        .await
-        .expect(200);
+    ai_move(&app, &id, &ann, json!({})).await.expect(200);
     app.gomoku_move(&id, &ann, "j10").await.expect(200);
-    app.post_as(&format!("/v1/gomoku/games/{id}/ai-move"), json!({}), &ann)
-        .await
-        .expect(200);
+    ai_move(&app, &id, &ann, json!({})).await.expect(200);
     // Her bank: 10 s, plus 1 s for j10 (the first move was free).
     time.advance(11_501);
     assert_eq!(game(&app, &id).await["result"]["reason"], "timeout");

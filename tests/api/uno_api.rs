@@ -738,10 +738,10 @@ async fn a_shout_reaches_only_its_recipient(app: TestApp) {
     shout(0, 2, "now again").await.expect(200);
 }
 
-/// Two jump-ins racing on one card: one wins, the other gets 409. Then a jump-in racing the
-/// next seat's play: again one wins, the other 409.
-async fn racing_jump_ins(app: TestApp) {
-    let cards = dealing(
+/// Three seats where seat 2 holds seat 0's R7 and R4 (and seat 1 an R2), on an R3: a table of
+/// jump-ins.
+pub(crate) fn jump_in_deck() -> Vec<String> {
+    dealing(
         &[
             "R7 R4 B2 B3 B4 B5 B6",
             "G1 G2 G3 G4 G5 G6 R2",
@@ -749,7 +749,13 @@ async fn racing_jump_ins(app: TestApp) {
         ],
         "R3",
         &[],
-    );
+    )
+}
+
+/// Two jump-ins racing on one card: one wins, the other gets 409. Then a jump-in racing the
+/// next seat's play: again one wins, the other 409.
+async fn racing_jump_ins(app: TestApp) {
+    let cards = jump_in_deck();
     let game = create(
         &app,
         json!({"players": [{"name": "a"}, {"name": "b"}, {"name": "c"}],

@@ -244,6 +244,21 @@ pub struct Forfeit {
 }
 
 impl Forfeit {
+    /// Records in a two-seat game's `slot` that `seat` forfeited for `reason`, unless the game is
+    /// `over` already; answers the result.
+    pub fn record(
+        slot: &mut Option<Forfeit>,
+        over: bool,
+        seat: Seat,
+        reason: EndReason,
+    ) -> Result<GameResult, RuleError> {
+        if over {
+            return Err(RuleError::GameOver);
+        }
+        let forfeit = slot.insert(Forfeit { seat, reason });
+        Ok(forfeit.result())
+    }
+
     /// The result of a two-seat game that `seat` forfeited: the other seat wins.
     pub fn result(&self) -> GameResult {
         let winner = 1 - self.seat.min(1);

@@ -10,10 +10,9 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
-use super::seating::Joined;
+use super::seating::{take_open_seat, Joined};
 use super::{
-    load, missing_token, new_game, rendered, require_seat, save, save_json, seat_kinds,
-    AiAllowance, Change, Loaded,
+    load, missing_token, new_game, rendered, require_seat, save_json, AiAllowance, Change, Loaded,
 };
 use crate::games::{GameStatus, Seat, SeatKind, SeatKindWord, TurnGame};
 use crate::service::tokens::TokenHash;
@@ -184,9 +183,9 @@ async fn take_seat<G: TurnGame>(
         .ok_or_else(|| {
             ServiceError::Conflict("the rematch has no seat waiting for this token".into())
         })?;
-    let seat = waiting.seat as Seat;
+    let seat = waiting.seat;
     let taken = SeatRow {
-        seat: seat as i32,
+        seat,
         name: previous.name.clone(),
         kind: SeatKindWord::Human,
         level: None,
@@ -195,25 +194,6 @@ async fn take_seat<G: TurnGame>(
         invite_hash: None,
         reserved_for: None,
     };
-    let mut kinds = seat_kinds(&loaded.record)?;
-    kinds[seat] = SeatKind::Human;
-    let mut events = Vec::new();
-    if !kinds.contains(&SeatKind::Open) && !loaded.game.waits_for_start() && !loaded.game.started()
-    {
-        events = loaded.change(svc, |game| game.start(&kinds))?;
-    }
-    let mut change = Change::by(Some(seat), json!({"action": "rematch", "seat": seat}));
-    if G::SCORED {
-        change.scores.extend(super::registration(&taken));
-    }
-    change.seats.push(taken);
-    change.joined = true;
-    save(svc, &mut loaded, change, &events).await?;
-    events.extend(super::play::play_ai_seats(svc, &mut loaded, allow_ai).await?);
-    Ok(Joined {
-        seat,
-        token: new_token,
-        game: rendered(svc, &loaded, Some(seat))?,
-        events,
-    })
+    let action = json!({"action": "rematch", "seat": seat});
+    take_open_seat(svc, &mut loaded, taken, new_token, action, allow_ai).await
 }

@@ -7,7 +7,7 @@ use uuid::Uuid;
 
 use super::{
     check_if_match, driven_by_owner, ensure_active, load, load_as_seat, registration, rendered,
-    require_seat, save, seat_kinds, AiAllowance, Change, Outcome,
+    require_seat, save, seat_kinds, AiAllowance, Change, Loaded, Outcome,
 };
 use crate::games::{GameStatus, Seat, SeatKind, SeatKindWord, TurnGame};
 use crate::service::players;
@@ -73,9 +73,10 @@ pub async fn join<G: TurnGame>(
     let (name, player) =
         joining_player(svc, &loaded.record.seats, seat, asked, key_player, limit).await?;
     let (token, hash) = tokens::issue();
+    let action = json!({"action": "join", "seat": seat, "name": name});
     let taken = SeatRow {
         seat: seat as i32,
-        name: Some(name.clone()),
+        name: Some(name),
         kind: SeatKindWord::Human,
         level: None,
         token_hash: Some(hash.0.to_vec()),
@@ -83,6 +84,21 @@ pub async fn join<G: TurnGame>(
         invite_hash: None,
         reserved_for: None,
     };
+    take_open_seat(svc, &mut loaded, taken, token, action, allow_ai).await
+}
+
+/// Seats a human in an open seat of a loaded game (`taken`, the seat's new row; `token`, the one
+/// its hash is of): the game starts when it was the last open seat (unless it waits for
+/// `start`), the change is saved with `action` in the log, and the AI seats answer.
+pub(super) async fn take_open_seat<G: TurnGame>(
+    svc: &Services,
+    loaded: &mut Loaded<G>,
+    taken: SeatRow,
+    token: String,
+    action: serde_json::Value,
+    allow_ai: AiAllowance<'_>,
+) -> ServiceResult<Joined<G>> {
+    let seat = taken.seat as Seat;
     let mut kinds = seat_kinds(&loaded.record)?;
     kinds[seat] = SeatKind::Human;
     let mut events = Vec::new();
@@ -90,21 +106,18 @@ pub async fn join<G: TurnGame>(
     {
         events = loaded.change(svc, |game| game.start(&kinds))?;
     }
-    let mut change = Change::by(
-        Some(seat),
-        json!({"action": "join", "seat": seat, "name": name}),
-    );
+    let mut change = Change::by(Some(seat), action);
     if G::SCORED {
         change.scores.extend(registration(&taken));
     }
     change.seats.push(taken);
     change.joined = true;
-    save(svc, &mut loaded, change, &events).await?;
-    events.extend(super::play::play_ai_seats(svc, &mut loaded, allow_ai).await?);
+    save(svc, loaded, change, &events).await?;
+    events.extend(super::play::play_ai_seats(svc, loaded, allow_ai).await?);
     Ok(Joined {
         seat,
         token,
-        game: rendered(svc, &loaded, Some(seat))?,
+        game: rendered(svc, loaded, Some(seat))?,
         events,
     })
 }

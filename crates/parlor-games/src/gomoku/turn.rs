@@ -380,12 +380,8 @@ impl TurnGame for GomokuGame {
     }
 
     fn forfeit(&mut self, seat: Seat, reason: EndReason) -> Result<Vec<GomokuEvent>, RuleError> {
-        if self.result().is_some() {
-            return Err(RuleError::GameOver);
-        }
-        let forfeit = Forfeit { seat, reason };
-        let result = forfeit.result();
-        self.forfeit = Some(forfeit);
+        let over = self.result().is_some();
+        let result = Forfeit::record(&mut self.forfeit, over, seat, reason)?;
         Ok(vec![GomokuEvent::GameOver { result }])
     }
 
