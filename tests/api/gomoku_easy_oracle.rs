@@ -312,6 +312,7 @@ fn easy_ai_plays_seed_001s_calculate_score() {
             &game,
             AiLevel::Easy,
             Duration::from_millis(100),
+            1,
             &mut ChaCha8Rng::seed_from_u64(draw_seed),
         )
         .expect("a game in play has a move");

@@ -156,7 +156,7 @@ fn play_game(options: &Options, a_is_black: bool, seed: u64) -> GameResult {
             (1, options.level_b)
         };
         let started = Instant::now();
-        let decision = ai::choose_move(&game, level, options.budget, &mut rng)
+        let decision = ai::choose_move(&game, level, options.budget, 1, &mut rng)
             .expect("a game in progress has a move");
         clocks[player].add(started.elapsed(), options.budget);
         game.play(decision.point).expect("the AI plays legal moves");

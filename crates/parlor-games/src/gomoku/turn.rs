@@ -454,7 +454,7 @@ impl TurnGame for GomokuGame {
             Some(_) => {}
         }
         let mut rng = ChaCha8Rng::seed_from_u64(budget.seed);
-        let decision = ai::choose_move(&self.board, level, budget.time, &mut rng)
+        let decision = ai::choose_move(&self.board, level, budget.time, budget.threads, &mut rng)
             .ok_or(RuleError::GameOver)?;
         Ok(AiChoice {
             chosen: GomokuMove {

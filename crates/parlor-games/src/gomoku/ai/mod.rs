@@ -5,6 +5,7 @@ mod easy;
 mod patterns;
 mod position;
 mod search;
+mod table;
 mod threat;
 mod vcf;
 mod vct;
@@ -18,7 +19,7 @@ use serde::Serialize;
 use super::{Gomoku, Point};
 use crate::AiLevel;
 use position::Position;
-use search::{Limits, Searcher};
+use search::Limits;
 
 /// The move an AI chose and how it got there.
 #[derive(Clone, Debug)]
@@ -45,13 +46,15 @@ pub struct Analysis {
 }
 
 /// Chooses a move for the side to move within about `budget` of thinking (the searches stop on
-/// their own clock; `easy` is instant). `rng` breaks `easy`'s ties, so a seeded rng replays a
-/// game exactly; the searches are deterministic apart from where the clock stops them.
+/// their own clock; `easy` is instant). `hard` searches on `threads` threads, the others on one.
+/// `rng` breaks `easy`'s ties, so a seeded rng replays a game exactly; the searches are
+/// deterministic on one thread apart from where the clock stops them.
 /// Returns `None` only when the game is over.
 pub fn choose_move(
     game: &Gomoku,
     level: AiLevel,
     budget: Duration,
+    threads: usize,
     rng: &mut impl Rng,
 ) -> Option<Decision> {
     if game.is_over() {
@@ -80,7 +83,8 @@ pub fn choose_move(
         AiLevel::Hard => hard_limits(budget),
     };
     let pos = Position::from_game(game);
-    let found = Searcher::new(pos.clone(), limits, start).run();
+    let threads = if level == AiLevel::Hard { threads } else { 1 };
+    let found = search::search(pos.clone(), limits, start, threads);
     Some(Decision {
         point: pos.point(found.best),
         analysis: Analysis {
@@ -117,13 +121,13 @@ fn normal_limits(budget: Duration) -> Limits {
     }
 }
 
-/// `hard`: everything, as deep as the budget allows. A new iteration costs several times the
-/// last one, so none starts after a quarter of the usable time.
+/// `hard`: everything, as deep as the budget allows. An iteration cut short by the clock still
+/// counts for the root moves it finished, so one may start until half the usable time.
 fn hard_limits(budget: Duration) -> Limits {
     let usable = usable(budget);
     Limits {
         max_depth: 40,
-        soft: usable / 4,
+        soft: usable / 2,
         hard: usable,
         root_vcf_fours: 24,
         root_vcf_nodes: 50_000,
@@ -186,7 +190,7 @@ mod tests {
 
     fn decide(game: &Gomoku, level: AiLevel, ms: u64) -> Decision {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
-        choose_move(game, level, Duration::from_millis(ms), &mut rng).unwrap()
+        choose_move(game, level, Duration::from_millis(ms), 1, &mut rng).unwrap()
     }
 
     #[test]
@@ -206,7 +210,7 @@ mod tests {
         game.play(pt("e1")).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         for level in [AiLevel::Easy, AiLevel::Normal, AiLevel::Hard] {
-            assert!(choose_move(&game, level, Duration::from_millis(10), &mut rng).is_none());
+            assert!(choose_move(&game, level, Duration::from_millis(10), 1, &mut rng).is_none());
         }
     }
 
@@ -263,6 +267,37 @@ mod tests {
                 "{level:?}: {}",
                 d.point
             );
+        }
+    }
+
+    #[test]
+    fn hard_on_several_threads_answers_like_one() {
+        let three = position(&["b2", "n2", "b14"], &["h8", "i8", "j8"]);
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        for threads in [2, 3] {
+            let d = choose_move(
+                &three,
+                AiLevel::Hard,
+                Duration::from_millis(150),
+                threads,
+                &mut rng,
+            )
+            .unwrap();
+            assert!(
+                ["g8", "k8"].contains(&d.point.to_string().as_str()),
+                "{threads}: {}",
+                d.point
+            );
+            assert_eq!(d.analysis.principal_variation[0], d.point);
+            let d = choose_move(
+                &short_vcf(),
+                AiLevel::Hard,
+                Duration::from_millis(150),
+                threads,
+                &mut rng,
+            )
+            .unwrap();
+            assert!(d.analysis.score > 900_000, "{threads} threads see the win");
         }
     }
 
@@ -324,7 +359,7 @@ mod tests {
             } else {
                 white
             };
-            let d = choose_move(&game, level, Duration::from_millis(ms), &mut rng).unwrap();
+            let d = choose_move(&game, level, Duration::from_millis(ms), 1, &mut rng).unwrap();
             game.play(d.point).unwrap();
         }
         game.outcome().unwrap().winner

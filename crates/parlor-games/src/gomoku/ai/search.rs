@@ -2,10 +2,12 @@
 //! a transposition table and threat-driven move generation, after VCF and VCT searches at the
 //! root.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::patterns::class;
 use super::position::Position;
+use super::table::{Bound, Entry, Table};
 use super::vcf::Vcf;
 use super::vct::Vct;
 
@@ -15,8 +17,11 @@ pub(crate) const WIN: i32 = 1_000_000;
 const WIN_THRESHOLD: i32 = WIN - 10_000;
 const INFINITY: i32 = WIN + 1;
 const MAX_PLY: usize = 96;
-const TT_BITS: u32 = 17;
 const CLOCK_INTERVAL: u64 = 255;
+/// Moves searched at full depth before late-move reductions start.
+const LATE_MOVES: usize = 4;
+/// Most fours played past the horizon.
+const QUIESCENCE_FOURS: u32 = 6;
 
 /// How hard to think.
 #[derive(Clone, Copy, Debug)]
@@ -49,36 +54,36 @@ pub(crate) struct Found {
     pub pv: Vec<usize>,
 }
 
-#[derive(Clone, Copy, Default)]
-struct TtEntry {
-    key: u64,
-    score: i32,
-    best: u16,
-    depth: i8,
-    bound: Bound,
+/// Slots of the transposition table (as a power of two): 4 MiB, more than a second's search
+/// fills.
+const TABLE_BITS: u32 = 18;
+
+/// Finds a move for the side to move of `pos` within `limits` from `start`, on `threads`
+/// threads. The position must have an empty point.
+pub(crate) fn search(pos: Position, limits: Limits, start: Instant, threads: usize) -> Found {
+    let table = Table::new(TABLE_BITS);
+    let stop = AtomicBool::new(false);
+    Searcher::new(pos, limits, start, &table, &stop).run(threads.max(1))
 }
 
-#[derive(Clone, Copy, Default, PartialEq, Eq)]
-enum Bound {
-    #[default]
-    Exact,
-    Lower,
-    Upper,
-}
-
-pub(crate) struct Searcher {
+/// One thread's search. Threads share the transposition table and the stop flag.
+pub(crate) struct Searcher<'a> {
     pos: Position,
     limits: Limits,
     start: Instant,
     deadline: Instant,
     nodes: u64,
     aborted: bool,
-    tt: Vec<TtEntry>,
+    tt: &'a Table,
+    /// Set when the search is over, by the clock or by the thread whose answer counts.
+    stop: &'a AtomicBool,
     vcf: Vcf,
     vct: Vct,
     pv: Vec<[u16; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     move_buffers: Vec<Vec<(i32, usize)>>,
+    /// The best root score of the iteration in progress (`-INFINITY` until a root move is done).
+    root_score: i32,
 }
 
 /// Mate scores are stored relative to the node so that they stay right wherever the position
@@ -103,8 +108,14 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-impl Searcher {
-    pub(crate) fn new(pos: Position, limits: Limits, start: Instant) -> Self {
+impl<'a> Searcher<'a> {
+    fn new(
+        pos: Position,
+        limits: Limits,
+        start: Instant,
+        tt: &'a Table,
+        stop: &'a AtomicBool,
+    ) -> Self {
         let deadline = start + limits.hard;
         Searcher {
             pos,
@@ -113,12 +124,14 @@ impl Searcher {
             deadline,
             nodes: 0,
             aborted: false,
-            tt: vec![TtEntry::default(); 1 << TT_BITS],
+            tt,
+            stop,
             vcf: Vcf::new(),
             vct: Vct::new(),
             pv: vec![[0; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
             move_buffers: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            root_score: -INFINITY,
         }
     }
 
@@ -126,8 +139,9 @@ impl Searcher {
         self.nodes + self.vcf.nodes() + self.vct.nodes()
     }
 
-    /// Finds a move for the side to move. The position must have an empty point.
-    pub(crate) fn run(mut self) -> Found {
+    /// Finds a move for the side to move on `threads` threads. The position must have an
+    /// empty point.
+    fn run(mut self, threads: usize) -> Found {
         let me = self.pos.to_move();
         let them = 1 - me;
 
@@ -173,19 +187,70 @@ impl Searcher {
         // Fallback before any iteration completes: the best-ordered candidate.
         let mut moves = Vec::new();
         self.generate(&mut moves, None, self.limits.root_width);
-        let mut best = moves[0].1;
+        let best = moves[0].1;
         if moves.len() == 1 {
             // A single sensible reply (blocking a five): no need to think.
             let score = self.evaluate();
             return self.found(best, score, 0, vec![best]);
         }
+        // Lazy SMP: helpers deepen the same position, half of them a ply ahead, and share
+        // what they learn through the table; the answer is this thread's.
+        let helpers: Vec<Searcher> = (1..threads)
+            .map(|_| {
+                Searcher::new(
+                    self.pos.clone(),
+                    self.limits,
+                    self.start,
+                    self.tt,
+                    self.stop,
+                )
+            })
+            .collect();
+        let (found, helper_nodes) = std::thread::scope(|scope| {
+            let running: Vec<_> = helpers
+                .into_iter()
+                .enumerate()
+                .map(|(k, mut helper)| {
+                    scope.spawn(move || {
+                        helper.deepen(1 + (k as i32 + 1) % 2, best);
+                        helper.nodes
+                    })
+                })
+                .collect();
+            let found = self.deepen(1, best);
+            self.stop.store(true, Ordering::Relaxed);
+            let helper_nodes: u64 = running
+                .into_iter()
+                .map(|h| h.join().expect("a search thread panicked"))
+                .sum();
+            (found, helper_nodes)
+        });
+        Found {
+            nodes: found.nodes + helper_nodes,
+            ..found
+        }
+    }
+
+    /// Iterative deepening from `first_depth`; `best` stands until an iteration names a move.
+    fn deepen(&mut self, first_depth: i32, mut best: usize) -> Found {
         let mut score = 0;
         let mut depth = 0;
         let mut pv = vec![best];
         let deepening = Instant::now();
-        for iteration in 1..=self.limits.max_depth {
+        for iteration in first_depth..=self.limits.max_depth {
+            self.root_score = -INFINITY;
             let value = self.negamax(iteration, -INFINITY, INFINITY, 0);
             if self.aborted {
+                // Root moves whose search finished in the abandoned iteration were searched
+                // deeper than the last complete one: keep the best of them.
+                if self.pv_len[0] > 0 && self.root_score > -INFINITY {
+                    best = usize::from(self.pv[0][0]);
+                    score = self.root_score;
+                    pv = self.pv[0][..self.pv_len[0]]
+                        .iter()
+                        .map(|&m| usize::from(m))
+                        .collect();
+                }
                 break;
             }
             if self.pv_len[0] == 0 {
@@ -219,7 +284,10 @@ impl Searcher {
     }
 
     fn time_is_up(&mut self) -> bool {
-        if !self.aborted && self.nodes & CLOCK_INTERVAL == 0 && Instant::now() >= self.deadline {
+        if !self.aborted
+            && self.nodes & CLOCK_INTERVAL == 0
+            && (Instant::now() >= self.deadline || self.stop.load(Ordering::Relaxed))
+        {
             self.aborted = true;
         }
         self.aborted
@@ -317,14 +385,12 @@ impl Searcher {
             return self.evaluate();
         }
         if depth <= 0 && their_fives == 0 {
-            return self.evaluate();
+            return self.quiesce(alpha, beta, ply, QUIESCENCE_FOURS);
         }
 
         let key = self.pos.hash();
-        let slot = (key as usize) & ((1 << TT_BITS) - 1);
-        let entry = self.tt[slot];
         let mut hint = None;
-        if entry.key == key {
+        if let Some(entry) = self.tt.probe(key) {
             hint = Some(usize::from(entry.best));
             if i32::from(entry.depth) >= depth && ply > 0 {
                 let score = from_tt(entry.score, ply);
@@ -352,11 +418,24 @@ impl Searcher {
         let mut best_score = -INFINITY;
         let mut best_move = moves.first().map_or(0, |m| m.1);
         for (n, &(_, mv)) in moves.iter().enumerate() {
+            // Late moves that neither threaten nor stop a threat are searched a ply shallower
+            // first: move ordering puts the good ones early, and a reduced search that still
+            // beats alpha is searched again at full depth.
+            let reduction = i32::from(
+                depth >= 3
+                    && n >= LATE_MOVES
+                    && their_fives == 0
+                    && self.pos.class(me, mv) < class::FLEX3
+                    && self.pos.class(them, mv) < class::FLEX3,
+            );
             self.pos.play(mv);
             let score = if n == 0 {
                 -self.negamax(child_depth, -beta, -alpha, ply + 1)
             } else {
-                let probe = -self.negamax(child_depth, -alpha - 1, -alpha, ply + 1);
+                let mut probe = -self.negamax(child_depth - reduction, -alpha - 1, -alpha, ply + 1);
+                if reduction > 0 && probe > alpha && !self.aborted {
+                    probe = -self.negamax(child_depth, -alpha - 1, -alpha, ply + 1);
+                }
                 if probe > alpha && probe < beta {
                     -self.negamax(child_depth, -beta, -alpha, ply + 1)
                 } else {
@@ -374,6 +453,9 @@ impl Searcher {
                 if score > alpha {
                     alpha = score;
                     self.update_pv(ply, mv);
+                    if ply == 0 {
+                        self.root_score = score;
+                    }
                 }
             }
             if alpha >= beta {
@@ -389,14 +471,96 @@ impl Searcher {
         } else {
             Bound::Exact
         };
-        self.tt[slot] = TtEntry {
+        self.tt.store(
             key,
-            score: to_tt(best_score, ply),
-            best: best_move as u16,
-            depth: depth.clamp(i8::MIN.into(), i8::MAX.into()) as i8,
-            bound,
-        };
+            Entry {
+                score: to_tt(best_score, ply),
+                best: best_move as u16,
+                depth: depth.clamp(i8::MIN.into(), i8::MAX.into()) as i8,
+                bound,
+            },
+        );
         best_score
+    }
+
+    /// The horizon: the static evaluation, unless playing fours (each answered by its forced
+    /// block) does better. A four just past the horizon often decides a position that looks
+    /// quiet, and its tree is narrow.
+    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize, fours_left: u32) -> i32 {
+        let stand = self.evaluate();
+        if stand >= beta || fours_left == 0 || ply + 3 >= MAX_PLY {
+            return stand;
+        }
+        let me = self.pos.to_move();
+        let them = 1 - me;
+        if self.pos.four_points(me) == 0 {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        let mut fours = std::mem::take(&mut self.move_buffers[ply]);
+        fours.clear();
+        fours.extend(
+            self.pos
+                .board()
+                .iter()
+                .copied()
+                .filter(|&i| self.pos.is_empty(i) && self.pos.class(me, i) >= class::BLOCK4)
+                .map(|i| (self.pos.value(me, i), i)),
+        );
+        fours.sort_unstable_by_key(|&(value, _)| std::cmp::Reverse(value));
+        for &(_, four) in &fours {
+            self.nodes += 1;
+            self.pos.play(four);
+            // The five point is the only answer, unless the opponent has a five of their own.
+            let score = if self.pos.count(them, class::FIVE) > 0 {
+                None
+            } else {
+                self.pos.five_point_near(four, me).map(|block| {
+                    self.pos.play(block);
+                    let score = self.quiesce_after_block(alpha, beta, ply + 2, fours_left - 1);
+                    self.pos.undo();
+                    score
+                })
+            };
+            self.pos.undo();
+            let Some(score) = score else { continue };
+            if score > best {
+                best = score;
+                alpha = alpha.max(score);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        self.move_buffers[ply] = fours;
+        best
+    }
+
+    /// [`Searcher::quiesce`] after the opponent blocked a four: a five of theirs, or several,
+    /// must be answered first.
+    fn quiesce_after_block(&mut self, alpha: i32, beta: i32, ply: usize, fours_left: u32) -> i32 {
+        let me = self.pos.to_move();
+        let them = 1 - me;
+        if self.pos.count(me, class::FIVE) > 0 {
+            return WIN - ply as i32 - 1;
+        }
+        let their_fives = self.pos.count(them, class::FIVE);
+        if their_fives == 0 {
+            if self.pos.count(me, class::FLEX4) > 0 {
+                return WIN - ply as i32 - 3;
+            }
+            return self.quiesce(alpha, beta, ply, fours_left);
+        }
+        if their_fives > 1 {
+            return -(WIN - ply as i32 - 2);
+        }
+        // The block made a four: answering it ends the quiet search here.
+        let block = self.pos.find_class(them, class::FIVE);
+        self.pos.play(block);
+        let score = -self.evaluate();
+        self.pos.undo();
+        score
     }
 
     fn update_pv(&mut self, ply: usize, mv: usize) {

@@ -166,7 +166,7 @@ impl Threats {
 
 #[cfg(test)]
 mod tests {
-    use super::super::search::{Limits, Searcher};
+    use super::super::search::{search, Limits};
     use super::super::testing::{position, short_vcf};
     use super::super::vcf::Vcf;
     use super::*;
@@ -216,7 +216,7 @@ mod tests {
             root_width: 30,
             width: 30,
         };
-        let found = Searcher::new(pos, limits, Instant::now()).run();
+        let found = search(pos, limits, Instant::now(), 1);
         assert!(
             found.score < -900_000,
             "white's best scores {}",
