@@ -122,12 +122,12 @@ fn normal_limits(budget: Duration) -> Limits {
 }
 
 /// `hard`: everything, as deep as the budget allows. An iteration cut short by the clock still
-/// counts for the root moves it finished, so one may start until half the usable time.
+/// counts for the root moves it finished, so iterations go on until the budget is spent.
 fn hard_limits(budget: Duration) -> Limits {
     let usable = usable(budget);
     Limits {
         max_depth: 40,
-        soft: usable / 2,
+        soft: usable,
         hard: usable,
         root_vcf_fours: 24,
         root_vcf_nodes: 50_000,
