@@ -5,9 +5,10 @@
 //! target/release/examples/gomoku_versus --engine ./pbrain-rapfi --engine-dir path/to/rapfi \
 //!     --openings 10 --time-ms 1000 --balance --seed 1 --records target/gomoku_versus/rapfi
 //!
-//! (`$CARGO_TARGET_DIR/release/examples/gomoku_versus` when that is set.) That is the baseline of
-//! tools/README.md: Parlor `hard` against Rapfi on one thread, 15x15 freestyle, 1 s a move, 10
-//! balanced openings played once with each colour (20 games, about ten minutes).
+//! (`$CARGO_TARGET_DIR/release/examples/gomoku_versus` when that is set.) That is the baseline in
+//! docs/PERFORMANCE.md: Parlor `hard` against Rapfi on one thread, 15x15 freestyle, 1 s a move,
+//! 10 balanced openings played once with each colour (20 games, about four minutes). Give Rapfi
+//! 100 ms a move or more: at 30 ms it finishes no search (`Eval VAL_NONE`) and plays at random.
 //!
 //! Parlor's side runs in this process (`gomoku::ai::choose_move`, `--level`, one thread: the AI
 //! takes no thread count). The opponent is `sh -c "exec <--engine>"` started in `--engine-dir`
@@ -212,9 +213,11 @@ struct Engine {
 
 /// The least time between an engine's move and the next command. Rapfi prints its move from a
 /// helper thread and only then marks itself idle; a command that arrives in between is dropped
-/// (its first word is eaten, the rest is then read as an unknown command). A move by Parlor can
-/// come back within a millisecond when it is forced, so the runner waits this long after the
-/// engine's move before it sends the next one; a slower Parlor move costs nothing.
+/// (its first word is eaten, the rest is then read as an unknown command, and a dropped `BOARD`
+/// leaves one `ERROR` line per stone that would answer the next requests). A move by Parlor can
+/// come back within a millisecond when it is forced, and the balance check sends the next
+/// position at once, so nothing is sent to the engine until this long after its last move; a
+/// slower Parlor move costs nothing.
 const SETTLE: Duration = Duration::from_millis(30);
 
 /// What the engine said before its answer.
@@ -300,7 +303,11 @@ impl Engine {
         Ok(engine)
     }
 
+    /// Sends one line, [`SETTLE`] after the engine's last move at the earliest.
     fn send(&mut self, line: &str) -> Result<(), String> {
+        if let Some(answered) = self.answered {
+            thread::sleep(SETTLE.saturating_sub(answered.elapsed()));
+        }
         let stdin = self.stdin.as_mut().ok_or("the engine's input is closed")?;
         writeln!(stdin, "{line}")
             .and_then(|_| stdin.flush())
@@ -350,8 +357,8 @@ impl Engine {
             let (x, y) = xy(p, game.size());
             self.send(&format!("{x},{y},{}", if stone == own { 1 } else { 2 }))?;
         }
-        let started = Instant::now();
         self.send("DONE")?;
+        let started = Instant::now();
         let (line, messages) = self.reply(wait)?;
         self.answered = Some(Instant::now());
         Ok((line, messages, started.elapsed()))
@@ -370,11 +377,8 @@ impl Engine {
         let dropped = format!("ERROR Unknown command: {x},{y}");
         let mut tries = 0;
         loop {
-            if let Some(answered) = self.answered {
-                thread::sleep(SETTLE.saturating_sub(answered.elapsed()));
-            }
-            let started = Instant::now();
             self.send(&format!("TURN {x},{y}"))?;
+            let started = Instant::now();
             let (line, messages) = self.reply(wait)?;
             self.answered = Some(Instant::now());
             if line == dropped && tries < 3 {
@@ -497,9 +501,13 @@ fn make_openings(
             let game = Gomoku::from_moves(options.size, options.rule, &moves)
                 .expect("three distinct stones are a legal start");
             let wait = Duration::from_millis(options.balance_ms * 10) + Duration::from_secs(10);
-            let (_, messages, _) = engine
+            let (line, messages, _) = engine
                 .board(&game, wait)
                 .map_err(|e| format!("balance check: {e}"))?;
+            // Anything but a move means the engine and the runner are out of step: stop rather
+            // than credit one position with another's evaluation.
+            parse_answer(&line, options.size)
+                .map_err(|e| format!("balance check: the engine {e}"))?;
             match messages.eval.as_deref().and_then(|e| e.parse::<i64>().ok()) {
                 Some(e) if e.abs() <= options.balance_max => eval = Some(e),
                 _ => continue,
@@ -784,7 +792,7 @@ fn tally_line(label: &str, results: &[&GameResult]) -> String {
     let score: f64 = results.iter().map(|r| r.score).sum();
     let (low, high) = wilson(score, n);
     format!(
-        "Parlor {label}: {n} games, {wins} wins, {draws} draws, {losses} losses: score {:.1} % \
+        "Parlor {label}: {n} games, {wins} won, {draws} drawn, {losses} lost: score {:.1} % \
          (95 % Wilson {:.1}-{:.1} %)",
         100.0 * score / n.max(1) as f64,
         100.0 * low,
