@@ -10,8 +10,8 @@
 //! 10 balanced openings played once with each colour (20 games, about four minutes). Give Rapfi
 //! 100 ms a move or more: at 30 ms it finishes no search (`Eval VAL_NONE`) and plays at random.
 //!
-//! Parlor's side runs in this process (`gomoku::ai::choose_move`, `--level`, one thread: the AI
-//! takes no thread count). The opponent is `sh -c "exec <--engine>"` started in `--engine-dir`
+//! Parlor's side runs in this process (`gomoku::ai::choose_move`, `--level`, on `--threads`
+//! threads, 1 by default). The opponent is `sh -c "exec <--engine>"` started in `--engine-dir`
 //! (Rapfi must run from its own folder, where its config and model are); a fresh process for
 //! every game, so nothing it learnt in one game (its hash table) carries over to the next. It is
 //! told `INFO rule` (0 freestyle, 1 standard, 4 renju), `INFO thread_num` (`--engine-threads`,
@@ -61,7 +61,7 @@ use serde_json::{json, Value};
 
 const USAGE: &str = "usage: gomoku_versus --engine \"<command>\" [--engine-dir DIR] \
 [--engine-threads T] [--games N | --openings N] [--time-ms M] [--rule freestyle|standard|renju] \
-[--size S] [--seed X] [--jobs J] [--level easy|normal|hard] [--records DIR] [--balance] \
+[--size S] [--seed X] [--jobs J] [--level easy|normal|hard] [--threads T] [--records DIR] [--balance] \
 [--balance-ms M] [--balance-max E] [--max-move-ms M] [--no-answer-ms M]";
 
 struct Options {
@@ -77,6 +77,7 @@ struct Options {
     seed: u64,
     jobs: usize,
     level: AiLevel,
+    threads: usize,
     records: Option<PathBuf>,
     balance: bool,
     balance_ms: u64,
@@ -133,6 +134,7 @@ fn parse_args() -> Result<Options, String> {
         seed: 1,
         jobs: 1,
         level: AiLevel::Hard,
+        threads: 1,
         records: None,
         balance: false,
         balance_ms: 200,
@@ -177,6 +179,7 @@ fn parse_args() -> Result<Options, String> {
             "--seed" => options.seed = number()?,
             "--jobs" => options.jobs = (number()? as usize).max(1),
             "--level" => options.level = parse_level(&value)?,
+            "--threads" => options.threads = (number()? as usize).max(1),
             "--records" => options.records = Some(PathBuf::from(&value)),
             "--balance-ms" => options.balance_ms = number()?.max(1),
             "--balance-max" => options.balance_max = number()? as i64,
@@ -622,8 +625,14 @@ fn play_game(
         let number = game.moves().len() + 1;
         if mover == parlor {
             let started = Instant::now();
-            let decision = ai::choose_move(&game, options.level, options.time, &mut rng)
-                .expect("a game in progress has a move");
+            let decision = ai::choose_move(
+                &game,
+                options.level,
+                options.time,
+                options.threads,
+                &mut rng,
+            )
+            .expect("a game in progress has a move");
             let took = started.elapsed();
             clocks[0].add(took, options.max_move);
             parlor_nodes += decision.analysis.nodes;

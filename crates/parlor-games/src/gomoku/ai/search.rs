@@ -18,6 +18,10 @@ const WIN_THRESHOLD: i32 = WIN - 10_000;
 const INFINITY: i32 = WIN + 1;
 const MAX_PLY: usize = 96;
 const CLOCK_INTERVAL: u64 = 255;
+/// The opponent's threat searches after each root candidate (see [`Searcher::refute`]).
+const REFUTE_VCF_NODES: u64 = 2_000;
+const REFUTE_VCT_THREATS: u8 = 6;
+const REFUTE_VCT_NODES: u64 = 4_000;
 /// Moves searched at full depth before late-move reductions start.
 const LATE_MOVES: usize = 4;
 /// Most fours played past the horizon.
@@ -84,6 +88,8 @@ pub(crate) struct Searcher<'a> {
     move_buffers: Vec<Vec<(i32, usize)>>,
     /// The best root score of the iteration in progress (`-INFINITY` until a root move is done).
     root_score: i32,
+    /// Root moves the opponent answers with a forced win (see [`Searcher::refute`]).
+    refuted: Vec<usize>,
 }
 
 /// Mate scores are stored relative to the node so that they stay right wherever the position
@@ -132,6 +138,38 @@ impl<'a> Searcher<'a> {
             pv_len: [0; MAX_PLY],
             move_buffers: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             root_score: -INFINITY,
+            refuted: Vec::new(),
+        }
+    }
+
+    /// Finds the root candidates after which the opponent wins by force, by fours or by a short
+    /// run of threats: the main search is too shallow to see such a line, which is how strong
+    /// engines win. They are left out of the search, unless every candidate is lost.
+    fn refute(&mut self, moves: &[(i32, usize)]) {
+        let deadline = self.start + self.limits.hard / 4;
+        let mut refuted = Vec::new();
+        for &(_, mv) in moves {
+            self.pos.play(mv);
+            let lost = self
+                .vcf
+                .solve(&mut self.pos, 16, REFUTE_VCF_NODES, deadline)
+                .is_some()
+                || self
+                    .vct
+                    .solve(
+                        &mut self.pos,
+                        REFUTE_VCT_THREATS,
+                        REFUTE_VCT_NODES,
+                        deadline,
+                    )
+                    .is_some();
+            self.pos.undo();
+            if lost {
+                refuted.push(mv);
+            }
+        }
+        if refuted.len() < moves.len() {
+            self.refuted = refuted;
         }
     }
 
@@ -187,17 +225,23 @@ impl<'a> Searcher<'a> {
         // Fallback before any iteration completes: the best-ordered candidate.
         let mut moves = Vec::new();
         self.generate(&mut moves, None, self.limits.root_width);
-        let best = moves[0].1;
         if moves.len() == 1 {
             // A single sensible reply (blocking a five): no need to think.
             let score = self.evaluate();
-            return self.found(best, score, 0, vec![best]);
+            return self.found(moves[0].1, score, 0, vec![moves[0].1]);
         }
+        self.refute(&moves);
+        let best = moves
+            .iter()
+            .map(|&(_, mv)| mv)
+            .find(|mv| !self.refuted.contains(mv))
+            .unwrap_or(moves[0].1);
         // Lazy SMP: helpers deepen the same position, half of them a ply ahead, and share
         // what they learn through the table; the answer is this thread's.
         let helpers: Vec<Searcher> = (1..threads)
-            .map(|_| {
-                Searcher::new(
+            .map(|_| Searcher {
+                refuted: self.refuted.clone(),
+                ..Searcher::new(
                     self.pos.clone(),
                     self.limits,
                     self.start,
@@ -412,6 +456,9 @@ impl<'a> Searcher<'a> {
             self.limits.width
         };
         self.generate(&mut moves, hint, width);
+        if ply == 0 && !self.refuted.is_empty() {
+            moves.retain(|(_, mv)| !self.refuted.contains(mv));
+        }
         // Answering a four costs no depth: the reply is forced.
         let child_depth = if their_fives > 0 { depth } else { depth - 1 };
         let original_alpha = alpha;
@@ -511,6 +558,9 @@ impl<'a> Searcher<'a> {
         fours.sort_unstable_by_key(|&(value, _)| std::cmp::Reverse(value));
         for &(_, four) in &fours {
             self.nodes += 1;
+            if self.time_is_up() {
+                break;
+            }
             self.pos.play(four);
             // The five point is the only answer, unless the opponent has a five of their own.
             let score = if self.pos.count(them, class::FIVE) > 0 {
