@@ -602,3 +602,122 @@ mod tests {
         assert_eq!(forbidden_at(15, at, 7, 6), None);
     }
 }
+
+/// Our forbidden points against Rapfi's on the positions of `tools/renju_fixture.py`.
+///
+/// Rapfi differs from the rule in one corner: it does not count a three whose extension point
+/// would also make a five on another line (a point black may play, and wins on). Judged Rapfi's
+/// way, every position must match exactly; judged by the rule, the only differences allowed are
+/// such double threes, which the rule forbids and Rapfi allows.
+#[cfg(all(test, feature = "serde"))]
+mod rapfi {
+    use super::RenjuBoard;
+    use crate::gomoku::{Forbidden, Gomoku, Point, Rule, Stone};
+
+    const FIXTURE: &str = include_str!("../../tests/fixtures/renju_rapfi.json");
+
+    /// The fixture's shape suffixes: `:3`, `:4`, `:6`.
+    fn tag(shape: Forbidden) -> &'static str {
+        match shape {
+            Forbidden::DoubleThree => "3",
+            Forbidden::DoubleFour => "4",
+            Forbidden::Overline => "6",
+        }
+    }
+
+    /// Every forbidden point of `board` with its shape, in the fixture's form.
+    fn tagged(mut board: RenjuBoard) -> Vec<String> {
+        let mut points: Vec<Point> = board
+            .forbidden_points()
+            .into_iter()
+            .map(|(x, y)| Point::new(x as u8, y as u8))
+            .collect();
+        points.sort();
+        points
+            .into_iter()
+            .map(|p| {
+                let shape = board
+                    .forbidden(i32::from(p.col), i32::from(p.row))
+                    .expect("listed points are forbidden");
+                format!("{p}:{}", tag(shape))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn rapfi_fixture() {
+        let fixture: serde_json::Value = serde_json::from_str(FIXTURE).unwrap();
+        let games = fixture["games"].as_array().unwrap();
+        let (mut positions, mut counts, mut deviations) = (0, [0usize; 3], 0);
+        for (g, entry) in games.iter().enumerate() {
+            let moves: Vec<Point> = entry["moves"]
+                .as_str()
+                .unwrap()
+                .split_whitespace()
+                .map(|m| m.parse().unwrap())
+                .collect();
+            let expected = entry["forbidden"].as_array().unwrap();
+            // Replayed without renju's check: the games avoid Rapfi's forbidden points, not the
+            // rule's (the two differ in the corner above), and end at the first five.
+            let mut game = Gomoku::new(15, Rule::Freestyle).unwrap();
+            for (i, want) in expected.iter().enumerate() {
+                for &p in &moves[game.moves().len()..2 * i] {
+                    game.play(p)
+                        .unwrap_or_else(|e| panic!("game {g}: move {p} refused: {e}"));
+                }
+                assert_eq!(game.next(), Stone::Black);
+                let mut want: Vec<String> = want
+                    .as_str()
+                    .unwrap()
+                    .split_whitespace()
+                    .map(str::to_owned)
+                    .collect();
+                want.sort_by_key(|s| s.split(':').next().unwrap().parse::<Point>().unwrap());
+                let rapfi_way = tagged(game.renju_board().as_rapfi());
+                let rule_way = tagged(game.renju_board());
+                let place = || {
+                    format!(
+                        "game {g}, black to move after {} moves: {}\n{}",
+                        2 * i,
+                        game.moves()
+                            .iter()
+                            .map(Point::to_string)
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                        game.rows().join("\n")
+                    )
+                };
+                assert!(
+                    rapfi_way == want,
+                    "we say {rapfi_way:?}, Rapfi {want:?}; {}",
+                    place()
+                );
+                // The rule's list is Rapfi's plus double threes only.
+                let extra: Vec<&String> = rule_way.iter().filter(|s| !want.contains(s)).collect();
+                assert!(
+                    want.iter().all(|s| rule_way.contains(s))
+                        && extra.iter().all(|s| s.ends_with(":3")),
+                    "by the rule {rule_way:?}, Rapfi {want:?}; {}",
+                    place()
+                );
+                deviations += usize::from(!extra.is_empty());
+                positions += 1;
+                for s in &want {
+                    counts[match s.rsplit(':').next() {
+                        Some("3") => 0,
+                        Some("4") => 1,
+                        _ => 2,
+                    }] += 1;
+                }
+            }
+        }
+        assert!(positions >= 3000, "{positions} positions");
+        assert!(counts.iter().all(|&n| n >= 200), "shapes {counts:?}");
+        // A corner case: a few positions at most.
+        assert!(
+            deviations * 50 < positions,
+            "{deviations} positions differ by the rule"
+        );
+        eprintln!("{positions} positions, shapes {counts:?}, {deviations} differ by the rule");
+    }
+}
