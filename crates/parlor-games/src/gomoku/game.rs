@@ -4,6 +4,7 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::point::Point;
+use super::renju::{Forbidden, RenjuBoard};
 use super::rule::{Rule, Stone};
 
 /// Why a game cannot be created or a move cannot be played.
@@ -15,6 +16,9 @@ pub enum GomokuError {
     OffBoard(Point),
     #[error("{0} is already occupied")]
     Occupied(Point),
+    /// Under renju, black may not play an overline, a double four or a double three.
+    #[error("{0} is forbidden for black: {1}")]
+    Forbidden(Point, Forbidden),
     #[error("the game is over")]
     GameOver,
 }
@@ -23,7 +27,7 @@ pub enum GomokuError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Outcome {
-    /// `None` for a draw (a full board).
+    /// `None` for a draw (a full board, or under renju no point left that black may play).
     pub winner: Option<Stone>,
     /// The winning stones in order along their line (every stone of a freestyle overline);
     /// empty for a draw.
@@ -135,6 +139,11 @@ impl Gomoku {
             return Err(GomokuError::Occupied(p));
         }
         let stone = self.next();
+        if stone == Stone::Black {
+            if let Some(shape) = self.forbidden_shape(p) {
+                return Err(GomokuError::Forbidden(p, shape));
+            }
+        }
         self.board[index] = Some(stone);
         self.moves.push(p);
         if let Some(line) = self.winning_line_through(p, stone) {
@@ -142,13 +151,55 @@ impl Gomoku {
                 winner: Some(stone),
                 line,
             });
-        } else if self.moves.len() == self.board.len() {
+        } else if self.moves.len() == self.board.len() || !self.black_can_move() {
             self.outcome = Some(Outcome {
                 winner: None,
                 line: Vec::new(),
             });
         }
         Ok(())
+    }
+
+    /// Under renju, the shape that forbids a black stone on the empty point `p`; `None` when
+    /// black may play there (also when the stone makes five), when `p` is occupied or off the
+    /// board, and under the other rules. It does not depend on whose turn it is.
+    pub fn forbidden_shape(&self, p: Point) -> Option<Forbidden> {
+        if self.rule != Rule::Renju || !self.contains(p) || self.stone_at(p).is_some() {
+            return None;
+        }
+        self.renju_board()
+            .forbidden(i32::from(p.col), i32::from(p.row))
+    }
+
+    /// Under renju, every empty point forbidden for black, in [`Point`]'s order (column, then
+    /// row); empty under the other rules.
+    pub fn forbidden_points(&self) -> Vec<Point> {
+        if self.rule != Rule::Renju {
+            return Vec::new();
+        }
+        let mut points: Vec<Point> = self
+            .renju_board()
+            .forbidden_points()
+            .into_iter()
+            .map(|(x, y)| Point::new(x as u8, y as u8))
+            .collect();
+        points.sort();
+        points
+    }
+
+    /// The board as the renju check reads it: x the column, y the row.
+    pub(crate) fn renju_board(&self) -> RenjuBoard {
+        RenjuBoard::from_fn(self.size, |x, y| {
+            self.stone_at(Point::new(x as u8, y as u8))
+        })
+    }
+
+    /// False only under renju when black is to move and every empty point is forbidden for
+    /// black: with no move left, the game is a draw as on a full board.
+    fn black_can_move(&self) -> bool {
+        self.rule != Rule::Renju
+            || self.next() != Stone::Black
+            || self.renju_board().has_allowed_point()
     }
 
     /// Takes back the last move. A game can only have ended on its last move, so the outcome is
@@ -207,7 +258,7 @@ impl Gomoku {
                 }
                 line.push(q);
             }
-            if self.rule.wins(line.len()) {
+            if self.rule.wins(stone, line.len()) {
                 return Some(line);
             }
         }
@@ -541,7 +592,7 @@ mod tests {
                 r#"{"size":15,"rule":"freestyle","moves":["h0"]}"#,
                 "not a point",
             ),
-            (r#"{"size":15,"rule":"renju","moves":[]}"#, "renju"),
+            (r#"{"size":15,"rule":"caro","moves":[]}"#, "caro"),
             (
                 r#"{"size":9,"rule":"freestyle","moves":["a1","a9","b1","b9","c1","c9","d1","d9","e1","e9"]}"#,
                 "over",

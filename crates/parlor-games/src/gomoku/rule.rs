@@ -15,14 +15,17 @@ pub enum Rule {
     Freestyle,
     /// Exactly five wins; an overline of six or more does not.
     Standard,
+    /// The world championships' rule: black must make exactly five and may not play an
+    /// overline, a double four or a double three; white wins with five or more.
+    Renju,
 }
 
 impl Rule {
-    /// Whether an unbroken line of `len` stones of one colour wins under this rule.
-    pub fn wins(self, len: usize) -> bool {
-        match self {
-            Rule::Freestyle => len >= 5,
-            Rule::Standard => len == 5,
+    /// Whether an unbroken line of `len` stones of `stone`'s colour wins under this rule.
+    pub fn wins(self, stone: Stone, len: usize) -> bool {
+        match (self, stone) {
+            (Rule::Freestyle, _) | (Rule::Renju, Stone::White) => len >= 5,
+            (Rule::Standard, _) | (Rule::Renju, Stone::Black) => len == 5,
         }
     }
 }
@@ -67,10 +70,18 @@ mod tests {
 
     #[test]
     fn rule_lengths() {
-        assert!(!Rule::Freestyle.wins(4));
-        assert!(Rule::Freestyle.wins(5) && Rule::Freestyle.wins(6));
-        assert!(Rule::Standard.wins(5));
-        assert!(!Rule::Standard.wins(6) && !Rule::Standard.wins(4));
+        for stone in [Stone::Black, Stone::White] {
+            assert!(!Rule::Freestyle.wins(stone, 4));
+            assert!(Rule::Freestyle.wins(stone, 5) && Rule::Freestyle.wins(stone, 6));
+            assert!(Rule::Standard.wins(stone, 5));
+            assert!(!Rule::Standard.wins(stone, 6) && !Rule::Standard.wins(stone, 4));
+            assert!(Rule::Renju.wins(stone, 5) && !Rule::Renju.wins(stone, 4));
+        }
+        assert!(
+            !Rule::Renju.wins(Stone::Black, 6),
+            "black's overline does not win"
+        );
+        assert!(Rule::Renju.wins(Stone::White, 6), "white's does");
     }
 
     #[test]
@@ -79,6 +90,11 @@ mod tests {
         assert_eq!(
             serde_json::to_string(&Rule::Standard).unwrap(),
             "\"standard\""
+        );
+        assert_eq!(serde_json::to_string(&Rule::Renju).unwrap(), "\"renju\"");
+        assert_eq!(
+            serde_json::from_str::<Rule>("\"renju\"").unwrap(),
+            Rule::Renju
         );
         assert_eq!(Rule::default(), Rule::Freestyle);
         assert_eq!(serde_json::to_string(&Stone::White).unwrap(), "\"white\"");

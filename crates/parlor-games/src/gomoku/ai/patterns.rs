@@ -9,7 +9,7 @@
 
 use std::sync::OnceLock;
 
-use super::super::Rule;
+use super::super::{Rule, Stone};
 
 /// Points on each side of the centre that a window sees.
 pub(crate) const HALF: usize = 5;
@@ -65,9 +65,11 @@ pub(crate) mod pat {
 pub(crate) fn table(rule: Rule) -> &'static [u8] {
     static FREESTYLE: OnceLock<Vec<u8>> = OnceLock::new();
     static STANDARD: OnceLock<Vec<u8>> = OnceLock::new();
-    let cell = match rule {
-        Rule::Freestyle => &FREESTYLE,
-        Rule::Standard => &STANDARD,
+    // Renju shares the standard table for now: exactly five, as black needs it (the search does
+    // not yet know that white's overline wins or black's forbidden points).
+    let (cell, rule) = match rule {
+        Rule::Freestyle => (&FREESTYLE, Rule::Freestyle),
+        Rule::Standard | Rule::Renju => (&STANDARD, Rule::Standard),
     };
     cell.get_or_init(|| build(rule))
 }
@@ -107,7 +109,8 @@ fn is_five(digits: &[u16; SLOTS], rule: Rule) -> bool {
         }
         len += 1;
     }
-    rule.wins(len)
+    // The table serves both colours, and freestyle and standard treat them alike.
+    rule.wins(Stone::Black, len)
 }
 
 /// Offsets where a further stone can still matter for a five through the centre.

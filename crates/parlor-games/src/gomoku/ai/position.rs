@@ -127,7 +127,7 @@ impl Position {
             size,
             reach: match rule {
                 Rule::Freestyle => HALF as isize - 1,
-                Rule::Standard => HALF as isize,
+                Rule::Standard | Rule::Renju => HALF as isize,
             },
             patterns: patterns::table(rule),
             combos: combine_table(),
