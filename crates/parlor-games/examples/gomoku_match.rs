@@ -82,6 +82,7 @@ fn parse_args() -> Result<Options, String> {
                 options.rule = match value.as_str() {
                     "freestyle" => Rule::Freestyle,
                     "standard" => Rule::Standard,
+                    "renju" => Rule::Renju,
                     other => return Err(format!("unknown rule {other:?}")),
                 }
             }
@@ -190,7 +191,7 @@ fn main() -> ExitCode {
         Err(message) => {
             eprintln!("gomoku_match: {message}");
             eprintln!(
-                "usage: gomoku_match [--games N] [--budget-ms M] [--size S] [--rule freestyle|standard] \
+                "usage: gomoku_match [--games N] [--budget-ms M] [--size S] [--rule freestyle|standard|renju] \
                  [--threads T] [--level-a L] [--level-b L] [--seed X] [--opening N] [--verbose]"
             );
             return ExitCode::FAILURE;

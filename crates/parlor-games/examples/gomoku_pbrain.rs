@@ -6,7 +6,7 @@
 //!
 //! It understands `START`, `RESTART`, `INFO rule|timeout_turn`, `BEGIN`, `TURN`, `BOARD`,
 //! `ABOUT` and `END`; coordinates are Piskvork's `x,y` (column from the left, row from the
-//! top, both from 0). `INFO rule` 0 is freestyle, 1 standard; the move time is
+//! top, both from 0). `INFO rule` 0 is freestyle, 1 standard, 4 renju; the move time is
 //! `timeout_turn` (1 s until told).
 
 use std::io::{self, BufRead, Write};
@@ -91,10 +91,10 @@ impl Engine {
                         self.turn_time = Duration::from_millis(ms)
                     }
                     (Some("rule"), Some(rule)) => {
-                        self.rule = if rule & 1 == 1 {
-                            Rule::Standard
-                        } else {
-                            Rule::Freestyle
+                        self.rule = match rule {
+                            4 => Rule::Renju,
+                            1 => Rule::Standard,
+                            _ => Rule::Freestyle,
                         };
                         let _ = self.restart();
                     }

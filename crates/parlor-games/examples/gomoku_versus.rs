@@ -97,11 +97,7 @@ fn parse_rule(text: &str) -> Result<Rule, String> {
     match text {
         "freestyle" => Ok(Rule::Freestyle),
         "standard" => Ok(Rule::Standard),
-        // Renju is being added to the rules on its own branch. When `Rule::Renju` lands this arm
-        // becomes `"renju" => Ok(Rule::Renju)`, and `piskvork_rule` (which will then fail to
-        // compile) gains `Rule::Renju => 4`: `Gomoku::play` refuses black's forbidden points,
-        // and the referee below already turns a refused engine move into a lost game.
-        "renju" => Err("--rule renju: this build's rules have no renju yet (Rule::Renju)".into()),
+        "renju" => Ok(Rule::Renju),
         other => Err(format!(
             "unknown rule {other:?} (freestyle, standard, renju)"
         )),
@@ -113,6 +109,7 @@ fn piskvork_rule(rule: Rule) -> u32 {
     match rule {
         Rule::Freestyle => 0,
         Rule::Standard => 1,
+        Rule::Renju => 4,
     }
 }
 

@@ -318,7 +318,6 @@ fn three_extensions(line: &[u8; WINDOW]) -> Vec<i32> {
 /// The shape that forbids black's stone on the empty point (x, y) of a `size`×`size` board whose
 /// stones `stone_at(x, y)` reports (x the column, y the row, both from 0); `None` if the point is
 /// allowed, occupied or off the board. For callers with their own board, such as the AI search.
-#[allow(dead_code)] // The searches' renju awareness will call it.
 pub(crate) fn forbidden_at(
     size: u8,
     stone_at: impl Fn(i32, i32) -> Option<Stone>,

@@ -245,6 +245,45 @@ mod tests {
         }
     }
 
+    /// Black f8 g8 and h9 h10: h8 makes two open threes, which wins under freestyle (white has
+    /// no four) and is forbidden to black under renju. White has i9 j10 k11 on the diagonal
+    /// through h8, closed by black's g7 and m13.
+    fn double_three_at_h8(rule: Rule, white_to_move: bool) -> Gomoku {
+        let black = ["f8", "g8", "h9", "h10", "g7", "m13"];
+        let white = ["i9", "j10", "k11", "a1", "a15", "o1"];
+        let white = &white[..if white_to_move { 5 } else { 6 }];
+        position_with(rule, &black, white)
+    }
+
+    #[test]
+    fn renju_black_never_takes_a_forbidden_point() {
+        for level in LEVELS {
+            let free = double_three_at_h8(Rule::Freestyle, false);
+            assert_eq!(decide(&free, level, 100).point, pt("h8"), "{level:?}");
+            let renju = double_three_at_h8(Rule::Renju, false);
+            assert!(renju.forbidden_shape(pt("h8")).is_some());
+            let d = decide(&renju, level, 100);
+            assert!(
+                renju.forbidden_shape(d.point).is_none(),
+                "{level:?}: {}",
+                d.point
+            );
+        }
+    }
+
+    #[test]
+    fn renju_white_aims_at_a_point_black_may_not_take() {
+        // l12 makes white's four i9-l12 (m13 is black's), whose only five point is h8: black
+        // may not block there, so under renju the four wins at once.
+        let renju = double_three_at_h8(Rule::Renju, true);
+        assert_eq!(renju.next(), Stone::White);
+        for level in LEVELS {
+            let d = decide(&renju, level, 100);
+            assert_eq!(d.point, pt("l12"), "{level:?}");
+            assert!(d.analysis.score > 900_000, "{level:?} sees the win");
+        }
+    }
+
     #[test]
     fn blocks_a_four() {
         // White h8..k8 against black g8: black must take l8.

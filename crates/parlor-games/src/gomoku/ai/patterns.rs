@@ -61,15 +61,14 @@ pub(crate) mod pat {
     pub const COUNT: usize = 10;
 }
 
-/// The pattern table for `rule`, indexed by a window key.
-pub(crate) fn table(rule: Rule) -> &'static [u8] {
+/// The pattern table of `stone`'s lines under `rule`, indexed by a window key. Renju reads
+/// black's lines as the standard rule does (exactly five) and white's as freestyle.
+pub(crate) fn table(rule: Rule, stone: Stone) -> &'static [u8] {
     static FREESTYLE: OnceLock<Vec<u8>> = OnceLock::new();
     static STANDARD: OnceLock<Vec<u8>> = OnceLock::new();
-    // Renju shares the standard table for now: exactly five, as black needs it (the search does
-    // not yet know that white's overline wins or black's forbidden points).
-    let (cell, rule) = match rule {
-        Rule::Freestyle => (&FREESTYLE, Rule::Freestyle),
-        Rule::Standard | Rule::Renju => (&STANDARD, Rule::Standard),
+    let (cell, rule) = match (rule, stone) {
+        (Rule::Freestyle, _) | (Rule::Renju, Stone::White) => (&FREESTYLE, Rule::Freestyle),
+        (Rule::Standard, _) | (Rule::Renju, Stone::Black) => (&STANDARD, Rule::Standard),
     };
     cell.get_or_init(|| build(rule))
 }
@@ -236,7 +235,7 @@ mod tests {
             };
             key += usize::from(digit * POW3[slot(offset)]);
         }
-        table(rule)[key]
+        table(rule, Stone::Black)[key]
     }
 
     #[test]
@@ -282,5 +281,17 @@ mod tests {
             pat::DEAD,
             "both sides would be overlines"
         );
+    }
+
+    #[test]
+    fn renju_reads_black_as_standard_and_white_as_freestyle() {
+        assert!(std::ptr::eq(
+            table(Rule::Renju, Stone::Black),
+            table(Rule::Standard, Stone::White)
+        ));
+        assert!(std::ptr::eq(
+            table(Rule::Renju, Stone::White),
+            table(Rule::Freestyle, Stone::Black)
+        ));
     }
 }

@@ -4,7 +4,8 @@
 
 use std::sync::OnceLock;
 
-use super::super::{Gomoku, Point, Rule};
+use super::super::renju;
+use super::super::{Gomoku, Point, Rule, Stone};
 use super::patterns::{self, class, pat, slot, DIGIT_BLOCKED, DIGIT_OWN, HALF, POW3, SLOTS};
 
 /// Wall points around the board: as wide as a pattern window reaches, so a window never leaves
@@ -23,6 +24,7 @@ const WALL: u8 = 3;
 
 /// A colour as an index: 0 black, 1 white (a stone of colour `c` is stored as `c + 1`).
 pub(crate) type Colour = usize;
+pub(crate) const BLACK: Colour = 0;
 
 /// Random keys for (colour, point), fixed at compile time so hashes are reproducible.
 static ZOBRIST: [[u64; CELLS]; 2] = {
@@ -93,7 +95,10 @@ pub(crate) struct Position {
     /// through a point lies within four of it), five under standard (the point beyond a five
     /// tells it from an overline).
     reach: isize,
-    patterns: &'static [u8],
+    /// Pattern tables per colour (they differ under renju).
+    patterns: [&'static [u8]; 2],
+    /// Black's forbidden points count (renju).
+    renju: bool,
     combos: &'static [(u8, i16)],
     spots: Vec<Spot>,
     /// Empty points per colour and class.
@@ -129,7 +134,11 @@ impl Position {
                 Rule::Freestyle => HALF as isize - 1,
                 Rule::Standard | Rule::Renju => HALF as isize,
             },
-            patterns: patterns::table(rule),
+            patterns: [
+                patterns::table(rule, Stone::Black),
+                patterns::table(rule, Stone::White),
+            ],
+            renju: rule == Rule::Renju,
             combos: combine_table(),
             spots,
             class_count: [[0; class::COUNT]; 2],
@@ -152,7 +161,8 @@ impl Position {
             }
             for c in 0..2 {
                 for d in 0..4 {
-                    pos.spots[i].lines[c][d] = pos.patterns[usize::from(pos.spots[i].keys[d][c])];
+                    pos.spots[i].lines[c][d] =
+                        pos.patterns[c][usize::from(pos.spots[i].keys[d][c])];
                 }
                 let (new_class, new_value) = pos.combo(pos.spots[i].lines[c]);
                 pos.spots[i].class[c] = new_class;
@@ -219,6 +229,70 @@ impl Position {
 
     pub(crate) fn value(&self, colour: Colour, i: usize) -> i32 {
         i32::from(self.spots[i].value[colour])
+    }
+
+    /// Whether `colour` may play on the empty point `i`: always, except black on a point renju
+    /// forbids. Only shapes that can hide a forbidden one (two threes, a four with more, an
+    /// open or double four, a long run) go to the full check, which recurses into the threes.
+    pub(crate) fn allowed(&self, colour: Colour, i: usize) -> bool {
+        if !self.renju || colour != BLACK {
+            return true;
+        }
+        let class = self.spots[i].class[BLACK];
+        let suspect = matches!(
+            class,
+            class::DOUBLE_THREE | class::FOUR_THREE | class::FLEX4
+        ) || (class != class::FIVE && self.long_run(i));
+        if !suspect {
+            return true;
+        }
+        let p = self.point(i);
+        renju::forbidden_at(
+            self.size as u8,
+            |x, y| match self.spots[self.index(Point::new(x as u8, y as u8))].cell {
+                EMPTY | WALL => None,
+                cell if usize::from(cell) == BLACK + 1 => Some(Stone::Black),
+                _ => Some(Stone::White),
+            },
+            i32::from(p.col),
+            i32::from(p.row),
+        )
+        .is_none()
+    }
+
+    /// Whether a black stone on `i` would join a run of six or more.
+    fn long_run(&self, i: usize) -> bool {
+        let black = BLACK as u8 + 1;
+        DIR_STEP.iter().any(|&step| {
+            let run = |sign: isize| {
+                (1..=5)
+                    .take_while(|&k| {
+                        self.spots[(i as isize + sign * k * step) as usize].cell == black
+                    })
+                    .count()
+            };
+            1 + run(1) + run(-1) >= 6
+        })
+    }
+
+    /// Whether `colour` has an empty point of class `c` it may play.
+    pub(crate) fn has_allowed(&self, colour: Colour, c: u8) -> bool {
+        if !self.renju || colour != BLACK {
+            return self.count(colour, c) > 0;
+        }
+        self.find_allowed(colour, c).is_some()
+    }
+
+    /// The first empty point where `colour` would make something of class `c` and may play,
+    /// if there is one.
+    pub(crate) fn find_allowed(&self, colour: Colour, c: u8) -> Option<usize> {
+        if self.count(colour, c) == 0 {
+            return None;
+        }
+        self.board
+            .iter()
+            .copied()
+            .find(|&i| self.is_empty(i) && self.class(colour, i) == c && self.allowed(colour, i))
     }
 
     /// Empty points where `colour` would make something of class `c`.
@@ -361,7 +435,7 @@ impl Position {
     fn refresh_line(&mut self, n: usize, d: usize) {
         for c in 0..2 {
             let key = self.spots[n].keys[d][c];
-            self.spots[n].lines[c][d] = self.patterns[usize::from(key)];
+            self.spots[n].lines[c][d] = self.patterns[c][usize::from(key)];
             let (new_class, new_value) = self.combo(self.spots[n].lines[c]);
             let spot = &mut self.spots[n];
             self.class_count[c][usize::from(spot.class[c])] -= 1;

@@ -196,9 +196,10 @@ impl<'a> Searcher<'a> {
             return self.found(best, WIN - 1, 1, vec![best]);
         }
         let their_fives = self.pos.count(them, class::FIVE);
-        if their_fives == 0 && self.pos.count(me, class::FLEX4) > 0 {
-            let best = self.pos.find_class(me, class::FLEX4);
-            return self.found(best, WIN - 3, 1, vec![best]);
+        if their_fives == 0 {
+            if let Some(best) = self.pos.find_allowed(me, class::FLEX4) {
+                return self.found(best, WIN - 3, 1, vec![best]);
+            }
         }
 
         // A forced win by fours ends the thinking at once.
@@ -225,6 +226,14 @@ impl<'a> Searcher<'a> {
         // Fallback before any iteration completes: the best-ordered candidate.
         let mut moves = Vec::new();
         self.generate(&mut moves, None, self.limits.root_width);
+        if moves.is_empty() {
+            // Renju: the only block is forbidden to black. Lost; any allowed point will do.
+            let pos = &self.pos;
+            let any = (pos.board().iter().copied())
+                .find(|&i| pos.is_empty(i) && pos.allowed(me, i))
+                .expect("a game in progress leaves black an allowed point");
+            return self.found(any, -(WIN - 2), 0, vec![any]);
+        }
         if moves.len() == 1 {
             // A single sensible reply (blocking a five): no need to think.
             let score = self.evaluate();
@@ -365,14 +374,16 @@ impl<'a> Searcher<'a> {
             out.extend(
                 pos.board()
                     .iter()
-                    .filter(|&&i| pos.is_empty(i) && pos.class(them, i) == class::FIVE)
+                    .filter(|&&i| {
+                        pos.is_empty(i) && pos.class(them, i) == class::FIVE && pos.allowed(me, i)
+                    })
                     .map(|&i| (0, i)),
             );
             return;
         }
-        let defending = pos.count(them, class::FLEX4) > 0;
+        let defending = pos.has_allowed(them, class::FLEX4);
         for &i in pos.board() {
-            if !pos.is_empty(i) {
+            if !pos.is_empty(i) || !pos.allowed(me, i) {
                 continue;
             }
             let keep = if defending {
@@ -407,7 +418,7 @@ impl<'a> Searcher<'a> {
             return 0;
         }
         let their_fives = self.pos.count(them, class::FIVE);
-        if their_fives == 0 && self.pos.count(me, class::FLEX4) > 0 {
+        if their_fives == 0 && self.pos.has_allowed(me, class::FLEX4) {
             return WIN - ply_score - 3;
         }
         if their_fives > 1 {
@@ -417,8 +428,8 @@ impl<'a> Searcher<'a> {
         if ply > 0
             && their_fives == 0
             && self.pos.four_points(them) == 0
-            && (self.pos.count(me, class::FOUR_THREE) > 0
-                || self.pos.count(me, class::DOUBLE_THREE) > 0)
+            && (self.pos.has_allowed(me, class::FOUR_THREE)
+                || self.pos.has_allowed(me, class::DOUBLE_THREE))
         {
             // The opponent cannot make a four, so nothing interrupts a four-three (block the
             // four, then the three opens) or a double three (one stone stops one three): the
@@ -458,6 +469,11 @@ impl<'a> Searcher<'a> {
         self.generate(&mut moves, hint, width);
         if ply == 0 && !self.refuted.is_empty() {
             moves.retain(|(_, mv)| !self.refuted.contains(mv));
+        }
+        if moves.is_empty() {
+            // Renju: black's only block is forbidden.
+            self.move_buffers[ply] = moves;
+            return -(WIN - ply_score - 2);
         }
         // Answering a four costs no depth: the reply is forced.
         let child_depth = if their_fives > 0 { depth } else { depth - 1 };
@@ -552,7 +568,11 @@ impl<'a> Searcher<'a> {
                 .board()
                 .iter()
                 .copied()
-                .filter(|&i| self.pos.is_empty(i) && self.pos.class(me, i) >= class::BLOCK4)
+                .filter(|&i| {
+                    self.pos.is_empty(i)
+                        && self.pos.class(me, i) >= class::BLOCK4
+                        && self.pos.allowed(me, i)
+                })
                 .map(|i| (self.pos.value(me, i), i)),
         );
         fours.sort_unstable_by_key(|&(value, _)| std::cmp::Reverse(value));
@@ -567,6 +587,10 @@ impl<'a> Searcher<'a> {
                 None
             } else {
                 self.pos.five_point_near(four, me).map(|block| {
+                    if !self.pos.allowed(them, block) {
+                        // Renju: black may not block there.
+                        return WIN - ply as i32 - 3;
+                    }
                     self.pos.play(block);
                     let score = self.quiesce_after_block(alpha, beta, ply + 2, fours_left - 1);
                     self.pos.undo();
@@ -597,7 +621,7 @@ impl<'a> Searcher<'a> {
         }
         let their_fives = self.pos.count(them, class::FIVE);
         if their_fives == 0 {
-            if self.pos.count(me, class::FLEX4) > 0 {
+            if self.pos.has_allowed(me, class::FLEX4) {
                 return WIN - ply as i32 - 3;
             }
             return self.quiesce(alpha, beta, ply, fours_left);
@@ -607,6 +631,9 @@ impl<'a> Searcher<'a> {
         }
         // The block made a four: answering it ends the quiet search here.
         let block = self.pos.find_class(them, class::FIVE);
+        if !self.pos.allowed(me, block) {
+            return -(WIN - ply as i32 - 2);
+        }
         self.pos.play(block);
         let score = -self.evaluate();
         self.pos.undo();

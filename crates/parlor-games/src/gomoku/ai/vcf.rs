@@ -40,9 +40,11 @@ impl ThreatRule for Fours {
             return true;
         }
         let their_fives = pos.count(them, class::FIVE);
-        if their_fives == 0 && pos.count(me, class::FLEX4) > 0 {
-            line.push(pos.find_class(me, class::FLEX4));
-            return true;
+        if their_fives == 0 {
+            if let Some(win) = pos.find_allowed(me, class::FLEX4) {
+                line.push(win);
+                return true;
+            }
         }
         if fours_left == 0 || their_fives > 1 {
             return false;
@@ -60,7 +62,7 @@ impl ThreatRule for Fours {
         if their_fives == 1 {
             // The opponent threatens five: the block must itself be a four to keep the initiative.
             let block = pos.find_class(them, class::FIVE);
-            if pos.class(me, block) < class::BLOCK4 {
+            if pos.class(me, block) < class::BLOCK4 || !pos.allowed(me, block) {
                 memory.put_buffer(fours_left, fours);
                 return false;
             }
@@ -70,7 +72,9 @@ impl ThreatRule for Fours {
                 pos.board()
                     .iter()
                     .copied()
-                    .filter(|&i| pos.is_empty(i) && pos.class(me, i) >= class::BLOCK4)
+                    .filter(|&i| {
+                        pos.is_empty(i) && pos.class(me, i) >= class::BLOCK4 && pos.allowed(me, i)
+                    })
                     .map(|i| (pos.class(me, i), pos.value(me, i), i)),
             );
         }
@@ -90,6 +94,13 @@ impl ThreatRule for Fours {
                 pos.undo();
                 continue;
             };
+            if !pos.allowed(them, answer) {
+                // Renju: black may not block there, so the four is as good as five.
+                pos.undo();
+                line.push(four);
+                won = true;
+                break;
+            }
             pos.play(answer);
             won = Self::attack(memory, pos, fours_left - 1, line);
             pos.undo();

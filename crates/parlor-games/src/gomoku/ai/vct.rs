@@ -42,15 +42,15 @@ impl ThreatRule for Threats {
             return false;
         }
         if their_fives == 0 {
-            if pos.count(me, class::FLEX4) > 0 {
-                line.push(pos.find_class(me, class::FLEX4));
+            if let Some(win) = pos.find_allowed(me, class::FLEX4) {
+                line.push(win);
                 return true;
             }
             if pos.four_points(them) == 0 {
                 // Nothing can interrupt a four-three or a double three (see the search).
                 for c in [class::FOUR_THREE, class::DOUBLE_THREE] {
-                    if pos.count(me, c) > 0 {
-                        line.push(pos.find_class(me, c));
+                    if let Some(win) = pos.find_allowed(me, c) {
+                        line.push(win);
                         return true;
                     }
                 }
@@ -68,6 +68,9 @@ impl ThreatRule for Threats {
             // The defender's counter-four must be blocked; the attack goes on only if a threat
             // is still standing afterwards, which `defend` checks.
             let block = pos.find_class(them, class::FIVE);
+            if !pos.allowed(me, block) {
+                return false;
+            }
             pos.play(block);
             let won = Self::defend(memory, pos, threats_left, line);
             pos.undo();
@@ -81,7 +84,9 @@ impl ThreatRule for Threats {
                 pos.board()
                     .iter()
                     .copied()
-                    .filter(|&i| pos.is_empty(i) && pos.class(me, i) >= class::FLEX3)
+                    .filter(|&i| {
+                        pos.is_empty(i) && pos.class(me, i) >= class::FLEX3 && pos.allowed(me, i)
+                    })
                     .map(|i| (pos.class(me, i), pos.value(me, i), i)),
             );
             threats.sort_unstable_by_key(|&(class, value, _)| std::cmp::Reverse((class, value)));
@@ -129,7 +134,12 @@ impl Threats {
             return true;
         }
         let defences: Vec<usize> = if attacker_fives == 1 {
-            vec![pos.find_class(attacker, class::FIVE)]
+            // Renju: a block black may not play is no defence, and the list is then empty.
+            let block = pos.find_class(attacker, class::FIVE);
+            [block]
+                .into_iter()
+                .filter(|&b| pos.allowed(me, b))
+                .collect()
         } else if pos.count(attacker, class::FLEX4) > 0 {
             // Every point of the attacker's four-making lines, and every counter-four.
             pos.board()
@@ -139,6 +149,7 @@ impl Threats {
                     pos.is_empty(i)
                         && (pos.class(attacker, i) >= class::BLOCK4
                             || pos.class(me, i) >= class::BLOCK4)
+                        && pos.allowed(me, i)
                 })
                 .collect()
         } else {
