@@ -107,7 +107,7 @@ impl RenjuBoard {
 
     /// The same board judged as Rapfi judges it (see `five_extension_counts`).
     #[cfg(test)]
-    pub(crate) fn as_rapfi(mut self) -> Self {
+    pub(crate) fn judged_as_rapfi(mut self) -> Self {
         self.five_extension_counts = false;
         self
     }
@@ -516,7 +516,10 @@ mod tests {
             points.iter().map(Point::to_string).collect::<Vec<_>>()
         };
         assert_eq!(names(board(stones, "")), ["g9", "h8", "h11", "j9"]);
-        assert_eq!(names(board(stones, "").as_rapfi()), ["g9", "h11", "j9"]);
+        assert_eq!(
+            names(board(stones, "").judged_as_rapfi()),
+            ["g9", "h11", "j9"]
+        );
     }
 
     #[test]
@@ -673,7 +676,7 @@ mod rapfi {
                     .map(str::to_owned)
                     .collect();
                 want.sort_by_key(|s| s.split(':').next().unwrap().parse::<Point>().unwrap());
-                let rapfi_way = tagged(game.renju_board().as_rapfi());
+                let rapfi_way = tagged(game.renju_board().judged_as_rapfi());
                 let rule_way = tagged(game.renju_board());
                 let place = || {
                     format!(
