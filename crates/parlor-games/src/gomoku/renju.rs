@@ -421,7 +421,7 @@ mod tests {
         // XXX.X.XXX: a5 b5 c5 . [e5] . g5 h5 i5.
         let mut b = board("a5 b5 c5 g5 h5 i5", "");
         assert_eq!(shape(&mut b, "e5"), Some(Forbidden::DoubleFour));
-        // XX.X.XX: b5 c5 . [e5]... XX.XX.XX around d5 f5 gaps.
+        // XX.XX.XX: b5 c5 . e5 [f5] . h5 i5, fours on d5 and g5.
         let mut b = board("b5 c5 e5 h5 i5", "");
         assert_eq!(shape(&mut b, "f5"), Some(Forbidden::DoubleFour));
         // A straight four is a single four.
