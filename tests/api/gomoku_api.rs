@@ -463,8 +463,66 @@ async fn leaderboard_orders_by_score(app: TestApp) {
         .assert_problem(404, "not_found");
 }
 
+/// A renju game: black's forbidden points are listed while black is to move, and playing one is
+/// a 422 `illegal_move` that names the shape.
+async fn renju_refuses_a_forbidden_black_move(app: TestApp) {
+    let rita = format!("rita-{}", rand::random::<u32>());
+    let walt = format!("walt-{}", rand::random::<u32>());
+    let created = app
+        .post(
+            "/v1/gomoku/games",
+            json!({"rule": "renju", "players": [{"name": rita}, {"name": walt}]}),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    assert_eq!(created.body["state"]["rule"], "renju");
+    assert_eq!(created.body["state"]["forbidden"], json!([]));
+    let id = created.body["id"].as_str().unwrap().to_owned();
+    let black = created.body["tokens"][0]["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let white = created.body["tokens"][1]["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // Black h9 h10 i8 j8: h8 would make two open threes.
+    for (b, w) in [("h9", "a1"), ("h10", "a3"), ("i8", "a5"), ("j8", "a7")] {
+        let r = app.gomoku_move(&id, &black, b).await;
+        assert_eq!(r.status, 200, "{}", r.text);
+        assert!(
+            r.body["game"]["state"].get("forbidden").is_none(),
+            "white to move"
+        );
+        let r = app.gomoku_move(&id, &white, w).await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    let game = app.get(&format!("/v1/gomoku/games/{id}")).await;
+    assert_eq!(
+        game.body["state"]["forbidden"],
+        json!(["h8"]),
+        "{}",
+        game.text
+    );
+    let refused = app.gomoku_move(&id, &black, "h8").await;
+    refused.assert_problem(422, "illegal_move");
+    assert!(
+        refused.body["detail"]
+            .as_str()
+            .unwrap()
+            .contains("h8 is forbidden for black: double three"),
+        "{}",
+        refused.text
+    );
+    // Nothing changed: black is still to move and may play elsewhere.
+    let after = app.get(&format!("/v1/gomoku/games/{id}")).await;
+    assert_eq!(after.body["version"], game.body["version"]);
+    app.gomoku_move(&id, &black, "g7").await.expect(200);
+}
+
 on_both_stores!(
     black_wins_and_scores_move,
+    renju_refuses_a_forbidden_black_move,
     resigning_is_a_loss,
     full_games_against_every_level,
     ai_hints_and_ai_seat_rules,

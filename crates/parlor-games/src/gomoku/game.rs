@@ -532,6 +532,28 @@ mod tests {
     }
 
     #[test]
+    fn renju_is_a_draw_when_black_has_only_forbidden_points() {
+        // The filling of the test above with black's d1 moved to the very end: then d1 is the
+        // last empty point and would make the overline a1..f1, so black has no move left.
+        let mut moves = full_board_moves();
+        let row1: Vec<usize> = (0..moves.len()).filter(|&i| moves[i].row == 0).collect();
+        let find = |moves: &[Point], name: &str| moves.iter().position(|&p| p == pt(name));
+        let (c1, d1) = (find(&moves, "c1").unwrap(), find(&moves, "d1").unwrap());
+        assert!(row1.contains(&c1) && row1.contains(&d1));
+        let (a3, b3) = (find(&moves, "a3").unwrap(), find(&moves, "b3").unwrap());
+        moves.swap(c1, a3);
+        moves.swap(d1, b3);
+        let d1 = find(&moves, "d1").unwrap();
+        let last = moves.len() - 1;
+        moves.swap(d1, last);
+        let game = Gomoku::from_moves(9, Rule::Renju, &moves[..last]).unwrap();
+        assert_eq!(game.forbidden_points(), vec![pt("d1")]);
+        let outcome = game.outcome().expect("black cannot move: a draw");
+        assert_eq!(outcome.winner, None);
+        assert!(outcome.line.is_empty());
+    }
+
+    #[test]
     fn undo_restores_turn_and_clears_outcome() {
         let mut game = game_from(9, Rule::Freestyle, "a1 a9 b1 b9 c1 c9 d1 d9 e1");
         assert_eq!(game.outcome().unwrap().winner, Some(Stone::Black));

@@ -107,7 +107,7 @@ impl RenjuBoard {
 
     /// The same board judged as Rapfi judges it (see `five_extension_counts`).
     #[cfg(test)]
-    pub(crate) fn as_rapfi(mut self) -> Self {
+    pub(crate) fn judged_as_rapfi(mut self) -> Self {
         self.five_extension_counts = false;
         self
     }
@@ -420,7 +420,7 @@ mod tests {
         // XXX.X.XXX: a5 b5 c5 . [e5] . g5 h5 i5.
         let mut b = board("a5 b5 c5 g5 h5 i5", "");
         assert_eq!(shape(&mut b, "e5"), Some(Forbidden::DoubleFour));
-        // XX.X.XX: b5 c5 . [e5]... XX.XX.XX around d5 f5 gaps.
+        // XX.XX.XX: b5 c5 . e5 [f5] . h5 i5, fours on d5 and g5.
         let mut b = board("b5 c5 e5 h5 i5", "");
         assert_eq!(shape(&mut b, "f5"), Some(Forbidden::DoubleFour));
         // A straight four is a single four.
@@ -515,7 +515,10 @@ mod tests {
             points.iter().map(Point::to_string).collect::<Vec<_>>()
         };
         assert_eq!(names(board(stones, "")), ["g9", "h8", "h11", "j9"]);
-        assert_eq!(names(board(stones, "").as_rapfi()), ["g9", "h11", "j9"]);
+        assert_eq!(
+            names(board(stones, "").judged_as_rapfi()),
+            ["g9", "h11", "j9"]
+        );
     }
 
     #[test]
@@ -672,7 +675,7 @@ mod rapfi {
                     .map(str::to_owned)
                     .collect();
                 want.sort_by_key(|s| s.split(':').next().unwrap().parse::<Point>().unwrap());
-                let rapfi_way = tagged(game.renju_board().as_rapfi());
+                let rapfi_way = tagged(game.renju_board().judged_as_rapfi());
                 let rule_way = tagged(game.renju_board());
                 let place = || {
                     format!(

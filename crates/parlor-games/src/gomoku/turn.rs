@@ -29,7 +29,9 @@ pub struct GomokuOptions {
     /// Board size, 9..=19 (default 15; the seed's board was 13).
     #[schema(minimum = 9, maximum = 19, example = 15)]
     pub size: Option<i64>,
-    /// `freestyle` (five or more wins, default) or `standard` (exactly five).
+    /// `freestyle` (five or more wins, default), `standard` (exactly five) or `renju` (black
+    /// must make exactly five and may not play an overline, a double four or a double three;
+    /// white wins with five or more).
     pub rule: Option<Rule>,
     /// Who may undo: `consent` (default: between humans the other seat agrees), `any`, `off`.
     pub takeback: Option<TakebackRule>,
@@ -157,6 +159,12 @@ pub struct GomokuView {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(example = json!({"by": 0}))]
     pub draw_offer: Option<DrawOffer>,
+    /// Under `renju`, while black is to move: the points black may not play now (overline,
+    /// double four, double three), sorted by column then row, so a client can mark them. Left
+    /// out otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = json!(["g9", "h8"]))]
+    pub forbidden: Option<Vec<String>>,
 }
 
 /// What a Gomoku change caused.
@@ -437,6 +445,13 @@ impl TurnGame for GomokuGame {
             winning_line,
             takeback: self.takeback,
             draw_offer: self.draw_offer,
+            forbidden: (self.board.rule() == Rule::Renju && self.turn() == Some(0)).then(|| {
+                self.board
+                    .forbidden_points()
+                    .iter()
+                    .map(Point::to_string)
+                    .collect()
+            }),
         }
     }
 
@@ -606,6 +621,76 @@ mod tests {
             game.offer_draw(1, &HUMANS).unwrap_err(),
             RuleError::GameOver
         );
+    }
+
+    fn renju_game() -> GomokuGame {
+        let options: GomokuOptions =
+            serde_json::from_value(serde_json::json!({"rule": "renju", "players": [{}, {}]}))
+                .unwrap();
+        GomokuGame::new(&options, &HUMANS, 0).unwrap()
+    }
+
+    #[test]
+    fn renju_lists_black_forbidden_points_and_refuses_them() {
+        let mut renju = renju_game();
+        let view = serde_json::to_value(renju.view(None)).unwrap();
+        assert_eq!(view["rule"], "renju");
+        assert_eq!(view["forbidden"], serde_json::json!([]));
+        for (seat, m) in ["h9", "a1", "h10", "a3", "i8", "a5", "j8", "a7"]
+            .iter()
+            .enumerate()
+        {
+            let view = serde_json::to_value(renju.view(None)).unwrap();
+            assert_eq!(view.get("forbidden").is_some(), seat % 2 == 0, "{view}");
+            renju.apply(seat % 2, &mv(m)).unwrap();
+        }
+        let view = serde_json::to_value(renju.view(Some(0))).unwrap();
+        assert_eq!(view["forbidden"], serde_json::json!(["h8"]));
+        assert_eq!(
+            renju.apply(0, &mv("h8")).unwrap_err(),
+            RuleError::Illegal("h8 is forbidden for black: double three".into())
+        );
+        assert_eq!(renju.turn(), Some(0));
+        // Once the game is over nobody is to move, and the list goes.
+        let mut over = renju.clone();
+        over.apply(0, &mv("resign")).unwrap();
+        assert!(serde_json::to_value(over.view(None))
+            .unwrap()
+            .get("forbidden")
+            .is_none());
+        // Freestyle views never carry it.
+        assert!(serde_json::to_value(game().view(None))
+            .unwrap()
+            .get("forbidden")
+            .is_none());
+    }
+
+    #[test]
+    fn no_ai_level_plays_a_forbidden_point_for_black() {
+        // White b2..e2 is a four (a2 is black's): black's only block, f2, would make the overline
+        // f1..f6, so black is lost, and still plays an allowed point.
+        let mut game = renju_game();
+        let moves = "f3 f7 f4 b2 f5 c2 f6 d2 f1 e2 a2 o15";
+        for (seat, m) in moves.split_whitespace().enumerate() {
+            game.apply(seat % 2, &mv(m)).unwrap();
+        }
+        assert_eq!(
+            game.board().forbidden_shape("f2".parse().unwrap()),
+            Some(crate::gomoku::Forbidden::Overline)
+        );
+        for level in [AiLevel::Easy, AiLevel::Normal, AiLevel::Hard] {
+            let budget = AiBudget {
+                time: std::time::Duration::from_millis(50),
+                threads: 1,
+                seed: 1,
+            };
+            let choice = game.choose_move(0, level, budget).unwrap();
+            let GomokuPlay::Place(p) = choice.chosen.play else {
+                panic!("{level:?} resigned")
+            };
+            assert_eq!(game.board().forbidden_shape(p), None, "{level:?} chose {p}");
+            game.clone().apply(0, &choice.chosen).unwrap();
+        }
     }
 
     #[test]

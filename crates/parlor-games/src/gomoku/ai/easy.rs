@@ -97,9 +97,16 @@ pub(crate) fn score_map(game: &Gomoku) -> Vec<Vec<i32>> {
 }
 
 /// The seed's `actionByAI`: the highest-scoring empty point, ties broken uniformly at random.
-/// Returns the point and its score, or `None` on a full board.
+/// Under renju, black's forbidden points are skipped (the seed knew no renju). Returns the point
+/// and its score, or `None` when no point is left.
 pub(crate) fn choose(game: &Gomoku, rng: &mut impl Rng) -> Option<(Point, i32, u64)> {
     let map = score_map(game);
+    // Empty except under renju with black to move.
+    let forbidden = if game.next() == Stone::Black {
+        game.forbidden_points()
+    } else {
+        Vec::new()
+    };
     let size = usize::from(game.size());
     let mut best = 0;
     let mut ties: Vec<Point> = Vec::new();
@@ -108,7 +115,7 @@ pub(crate) fn choose(game: &Gomoku, rng: &mut impl Rng) -> Option<(Point, i32, u
     for (r, line) in map.iter().enumerate() {
         for (c, &score) in line.iter().enumerate() {
             let p = Point::new(c as u8, (size - 1 - r) as u8);
-            if game.stone_at(p).is_some() {
+            if game.stone_at(p).is_some() || forbidden.contains(&p) {
                 continue;
             }
             scored += 1;
@@ -243,6 +250,28 @@ mod tests {
         assert_eq!(g.next(), Stone::White);
         // d5: opponent count 5 -> the seed's `== 4` adds nothing; own 0 -> 20.
         assert_eq!(score(&g, "d5"), 20);
+    }
+
+    #[test]
+    fn skips_black_forbidden_points_under_renju() {
+        // Black h9 h10 i8 j8: h8 joins two open twos, the best point by far, and under renju
+        // a double three.
+        let moves: Vec<Point> = "h9 a1 h10 a3 i8 a5 j8 a7"
+            .split_whitespace()
+            .map(|m| m.parse().unwrap())
+            .collect();
+        let h8: Point = "h8".parse().unwrap();
+        let free = Gomoku::from_moves(15, Rule::Freestyle, &moves).unwrap();
+        let renju = Gomoku::from_moves(15, Rule::Renju, &moves).unwrap();
+        assert_eq!(renju.forbidden_points(), vec![h8]);
+        for seed in 0..20 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            assert_eq!(choose(&free, &mut rng).unwrap().0, h8);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let (p, _, scored) = choose(&renju, &mut rng).unwrap();
+            assert_ne!(p, h8);
+            assert_eq!(scored, 15 * 15 - 8 - 1);
+        }
     }
 
     #[test]
