@@ -17,7 +17,7 @@ async fn malformed_bodies_are_400(app: TestApp) {
     for body in [
         json!({"players": "two"}),
         json!({"size": "big", "players": [{"name": "a"}, {"name": "b"}]}),
-        json!({"rule": "renju", "players": [{"name": "a"}, {"name": "b"}]}),
+        json!({"rule": "caro", "players": [{"name": "a"}, {"name": "b"}]}),
         json!({"sise": 15, "players": [{"name": "a"}, {"name": "b"}]}),
         json!({"players": [{"name": "a"}, {"ai": "godlike"}]}),
         json!({"players": [{"name": "a"}, {"nmae": "b"}]}),

@@ -1,6 +1,7 @@
 //! `normal` and `hard`: iterative-deepening principal-variation search (negamax alpha-beta) with
-//! a transposition table and threat-driven move generation, after VCF and VCT searches at the
-//! root.
+//! a transposition table, threat-driven move generation, late-move reductions and fours past the
+//! horizon, after VCF and VCT searches at the root. `hard` also drops the root moves the opponent
+//! refutes by force, and deepens on several threads (lazy SMP over a shared table).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -19,6 +20,7 @@ const INFINITY: i32 = WIN + 1;
 const MAX_PLY: usize = 96;
 const CLOCK_INTERVAL: u64 = 255;
 /// The opponent's threat searches after each root candidate (see [`Searcher::refute`]).
+const REFUTE_VCF_FOURS: u8 = 16;
 const REFUTE_VCF_NODES: u64 = 2_000;
 const REFUTE_VCT_THREATS: u8 = 6;
 const REFUTE_VCT_NODES: u64 = 4_000;
@@ -144,7 +146,8 @@ impl<'a> Searcher<'a> {
 
     /// Finds the root candidates after which the opponent wins by force, by fours or by a short
     /// run of threats: the main search is too shallow to see such a line, which is how strong
-    /// engines win. They are left out of the search, unless every candidate is lost.
+    /// engines win. They are left out of the search, unless every candidate is lost. Only
+    /// for the levels that search threats at the root (`hard`).
     fn refute(&mut self, moves: &[(i32, usize)]) {
         let deadline = self.start + self.limits.hard / 4;
         let mut refuted = Vec::new();
@@ -152,7 +155,7 @@ impl<'a> Searcher<'a> {
             self.pos.play(mv);
             let lost = self
                 .vcf
-                .solve(&mut self.pos, 16, REFUTE_VCF_NODES, deadline)
+                .solve(&mut self.pos, REFUTE_VCF_FOURS, REFUTE_VCF_NODES, deadline)
                 .is_some()
                 || self
                     .vct
@@ -239,7 +242,9 @@ impl<'a> Searcher<'a> {
             let score = self.evaluate();
             return self.found(moves[0].1, score, 0, vec![moves[0].1]);
         }
-        self.refute(&moves);
+        if self.limits.root_vct_threats > 0 {
+            self.refute(&moves);
+        }
         let best = moves
             .iter()
             .map(|&(_, mv)| mv)
