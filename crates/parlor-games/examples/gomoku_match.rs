@@ -21,6 +21,10 @@ use parlor_games::AiLevel;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+#[path = "shared/gomoku_matches.rs"]
+mod gomoku_matches;
+use gomoku_matches::{parse_level, Clock};
+
 struct Options {
     games: usize,
     budget: Duration,
@@ -33,15 +37,6 @@ struct Options {
     /// Random moves near the centre before the AIs take over, for varied self-play.
     opening: usize,
     verbose: bool,
-}
-
-fn parse_level(text: &str) -> Result<AiLevel, String> {
-    match text {
-        "easy" => Ok(AiLevel::Easy),
-        "normal" => Ok(AiLevel::Normal),
-        "hard" => Ok(AiLevel::Hard),
-        other => Err(format!("unknown level {other:?} (easy, normal, hard)")),
-    }
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -91,39 +86,6 @@ fn parse_args() -> Result<Options, String> {
     }
     Gomoku::new(options.size, options.rule).map_err(|e| e.to_string())?;
     Ok(options)
-}
-
-/// Thinking time of one player over a run.
-#[derive(Default, Clone)]
-struct Clock {
-    moves: u64,
-    total: Duration,
-    max: Duration,
-    over_budget: u64,
-}
-
-impl Clock {
-    fn add(&mut self, took: Duration, budget: Duration) {
-        self.moves += 1;
-        self.over_budget += u64::from(took > budget);
-        self.total += took;
-        self.max = self.max.max(took);
-    }
-
-    fn merge(&mut self, other: &Clock) {
-        self.moves += other.moves;
-        self.over_budget += other.over_budget;
-        self.total += other.total;
-        self.max = self.max.max(other.max);
-    }
-
-    fn average_ms(&self) -> f64 {
-        if self.moves == 0 {
-            0.0
-        } else {
-            self.total.as_secs_f64() * 1000.0 / self.moves as f64
-        }
-    }
 }
 
 struct GameResult {
@@ -291,7 +253,7 @@ fn main() -> ExitCode {
             clock.moves,
             clock.average_ms(),
             clock.max.as_secs_f64() * 1000.0,
-            clock.over_budget
+            clock.over
         );
     }
     ExitCode::SUCCESS

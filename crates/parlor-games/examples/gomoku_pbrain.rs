@@ -141,9 +141,9 @@ fn main() {
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         match (flag.as_str(), args.next().as_deref()) {
-            ("--level", Some("easy")) => level = AiLevel::Easy,
-            ("--level", Some("normal")) => level = AiLevel::Normal,
-            ("--level", Some("hard")) => level = AiLevel::Hard,
+            ("--level", Some(name)) if name.parse::<AiLevel>().is_ok() => {
+                level = name.parse().expect("checked")
+            }
             ("--threads", Some(n)) if n.parse::<usize>().is_ok_and(|n| n > 0) => {
                 threads = n.parse().expect("checked")
             }

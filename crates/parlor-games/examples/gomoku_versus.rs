@@ -59,6 +59,10 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 
+#[path = "shared/gomoku_matches.rs"]
+mod gomoku_matches;
+use gomoku_matches::{parse_level, Clock};
+
 const USAGE: &str = "usage: gomoku_versus --engine \"<command>\" [--engine-dir DIR] \
 [--engine-threads T] [--games N | --openings N] [--time-ms M] [--rule freestyle|standard|renju] \
 [--size S] [--seed X] [--jobs J] [--level easy|normal|hard] [--threads T] [--records DIR] [--balance] \
@@ -82,15 +86,6 @@ struct Options {
     balance: bool,
     balance_ms: u64,
     balance_max: i64,
-}
-
-fn parse_level(text: &str) -> Result<AiLevel, String> {
-    match text {
-        "easy" => Ok(AiLevel::Easy),
-        "normal" => Ok(AiLevel::Normal),
-        "hard" => Ok(AiLevel::Hard),
-        other => Err(format!("unknown level {other:?} (easy, normal, hard)")),
-    }
 }
 
 fn parse_rule(text: &str) -> Result<Rule, String> {
@@ -520,39 +515,6 @@ fn make_openings(
 
 // ---------------------------------------------------------------------------------------------
 // One game.
-
-/// Thinking time of one side over a run.
-#[derive(Default, Clone)]
-struct Clock {
-    moves: u64,
-    total: Duration,
-    max: Duration,
-    over: u64,
-}
-
-impl Clock {
-    fn add(&mut self, took: Duration, limit: Duration) {
-        self.moves += 1;
-        self.over += u64::from(took > limit);
-        self.total += took;
-        self.max = self.max.max(took);
-    }
-
-    fn merge(&mut self, other: &Clock) {
-        self.moves += other.moves;
-        self.over += other.over;
-        self.total += other.total;
-        self.max = self.max.max(other.max);
-    }
-
-    fn average_ms(&self) -> f64 {
-        if self.moves == 0 {
-            0.0
-        } else {
-            self.total.as_secs_f64() * 1000.0 / self.moves as f64
-        }
-    }
-}
 
 struct GameResult {
     index: usize,

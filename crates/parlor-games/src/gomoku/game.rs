@@ -177,14 +177,7 @@ impl Gomoku {
         if self.rule != Rule::Renju {
             return Vec::new();
         }
-        let mut points: Vec<Point> = self
-            .renju_board()
-            .forbidden_points()
-            .into_iter()
-            .map(|(x, y)| Point::new(x as u8, y as u8))
-            .collect();
-        points.sort();
-        points
+        self.renju_board().forbidden_points()
     }
 
     /// The board as the renju check reads it: x the column, y the row.

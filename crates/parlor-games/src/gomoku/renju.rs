@@ -11,6 +11,7 @@
 
 use std::fmt;
 
+use super::point::Point;
 use super::rule::Stone;
 
 /// The shape that makes a point forbidden for black under renju.
@@ -122,14 +123,15 @@ impl RenjuBoard {
         self.shape(x, y, 0)
     }
 
-    /// Every empty point forbidden for black, as (x, y), column by column.
-    pub(crate) fn forbidden_points(&mut self) -> Vec<(i32, i32)> {
+    /// Every empty point forbidden for black, column by column: [`Point`]'s order, as x is the
+    /// column and y the row.
+    pub(crate) fn forbidden_points(&mut self) -> Vec<Point> {
         let mut points = Vec::new();
         for x in 0..self.size {
             for y in 0..self.size {
                 if self.get(x, y) == EMPTY && self.near_black(x, y) && self.shape(x, y, 0).is_some()
                 {
-                    points.push((x, y));
+                    points.push(Point::new(x as u8, y as u8));
                 }
             }
         }
@@ -506,13 +508,9 @@ mod tests {
         let mut b = board(stones, "");
         assert_eq!(shape(&mut b, "h8"), Some(Forbidden::DoubleThree));
         let names = |mut b: RenjuBoard| {
-            let mut points: Vec<Point> = b
-                .forbidden_points()
-                .into_iter()
-                .map(|(x, y)| Point::new(x as u8, y as u8))
-                .collect();
-            points.sort();
-            points.iter().map(Point::to_string).collect::<Vec<_>>()
+            (b.forbidden_points().iter())
+                .map(Point::to_string)
+                .collect::<Vec<_>>()
         };
         assert_eq!(names(board(stones, "")), ["g9", "h8", "h11", "j9"]);
         assert_eq!(
@@ -629,13 +627,8 @@ mod rapfi {
 
     /// Every forbidden point of `board` with its shape, in the fixture's form.
     fn tagged(mut board: RenjuBoard) -> Vec<String> {
-        let mut points: Vec<Point> = board
+        board
             .forbidden_points()
-            .into_iter()
-            .map(|(x, y)| Point::new(x as u8, y as u8))
-            .collect();
-        points.sort();
-        points
             .into_iter()
             .map(|p| {
                 let shape = board
