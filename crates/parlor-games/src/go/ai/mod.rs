@@ -508,6 +508,34 @@ mod tests {
     }
 
     #[test]
+    fn the_search_is_the_same_for_both_colours() {
+        // The same stones with colours swapped and komi negated is the same game for the other
+        // colour: a colour-blind search gives the same move and statistics for the same seed.
+        for size in [9, 19] {
+            let mut rng = ChaCha8Rng::seed_from_u64(size as u64);
+            let mut board = Board::new(size);
+            let mut swapped = Board::new(size);
+            let mut color = Color::Black;
+            for _ in 0..2 * size {
+                let p = easy::choose(&board, color, &[], &mut rng).expect("a move this early");
+                board.play(color, p).unwrap();
+                swapped.play(color.opponent(), p).unwrap();
+                color = color.opponent();
+            }
+            for level in [AiLevel::Normal, AiLevel::Hard] {
+                let mut req = request(&board, color, level, 1500);
+                req.komi = 7.5;
+                let mut mirror = request(&swapped, color.opponent(), level, 1500);
+                mirror.komi = -7.5;
+                let (a, b) = (choose(&req), choose(&mirror));
+                assert_eq!(a.play, b.play, "{size}x{size} {level:?}");
+                assert_eq!(visits(&a), visits(&b), "{size}x{size} {level:?}");
+                assert_eq!(a.analysis.win_rate, b.analysis.win_rate);
+            }
+        }
+    }
+
+    #[test]
     fn search_captures_a_big_chain_in_atari() {
         // The six-stone white chain b5-c5-d5-c4-d4-c3 has one liberty left, at e4.
         let b = setup(&[
