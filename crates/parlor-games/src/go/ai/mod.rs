@@ -18,7 +18,9 @@
 //! nothing) or when passing is its best move, so it does not fill its own territory; it plays on
 //! to capture dead stones, so the seed's count without `dead=` is right; after the opponent's pass
 //! it passes as soon as that count wins. When every move loses it plays on rather than pass (and
-//! resigns only when `resign_allowed`).
+//! resigns only when `resign_allowed`, after several searches in a row saw the game as lost).
+//! A playout's value carries a small share of its margin (`playout::value`), so a lost position
+//! still defends what can be defended and a won one does not give away points for nothing.
 
 mod count;
 mod easy;
@@ -59,7 +61,8 @@ pub struct GoAiRequest<'a> {
     pub threads: usize,
     /// Stop after this many playouts (summed over threads) even with time left.
     pub max_playouts: Option<u64>,
-    /// May answer `resign` when clearly lost (off by default).
+    /// May answer `resign` when several searches in a row saw the game as lost (off by
+    /// default). The searches are counted through the kept trees, so it needs `reuse_tree`.
     pub resign_allowed: bool,
     /// The opponent's last move was a pass: passing now ends the game.
     pub opponent_passed: bool,
@@ -144,9 +147,12 @@ fn point<S: Serializer>(p: &Option<Pt>, s: S) -> Result<S::Ok, S::Error> {
 
 /// How many candidates an analysis lists.
 const CANDIDATES: usize = 8;
-/// Resign below this win rate (when allowed and the search saw enough playouts).
-const RESIGN_BELOW: f32 = 0.08;
-const RESIGN_MIN_PLAYOUTS: u64 = 2_000;
+/// A search sees the game as lost below this win rate (after enough playouts to tell).
+const LOST_BELOW: f32 = 0.08;
+const LOST_MIN_PLAYOUTS: u64 = 2_000;
+/// Resign (when allowed) after this many searches in a row saw the game as lost: one bleak
+/// search may be a blind spot, several over the opponent's replies are not.
+const RESIGN_AFTER_LOST_SEARCHES: u32 = 3;
 /// Below this win rate for every move the AI plays on rather than pass.
 const HOPELESS: f32 = 0.05;
 /// At the end of the game, pass when passing loses at most this much win rate.
@@ -206,18 +212,19 @@ fn choose_with(req: &GoAiRequest, cache: &Mutex<reuse::Cache>) -> GoAiMove {
         superko: req.superko,
         threads,
     };
-    let kept = if req.reuse_tree {
-        let found = reuse::lock(cache).take(
+    let found = if req.reuse_tree {
+        reuse::lock(cache).take(
             rules,
             req.board,
             req.to_move,
             req.history_hashes,
             req.opponent_passed,
-        );
-        found.and_then(|(kept, reply)| kept.after_reply(reply))
+        )
     } else {
         None
     };
+    let lost_before = found.as_ref().map_or(0, |(kept, _)| kept.lost_searches);
+    let kept = found.and_then(|(kept, reply)| kept.after_reply(reply));
     let out = search::search(&root, cfg, limits, req.seed, threads, kept);
     let mut playouts = out.playouts;
     let mut ranked: Vec<&search::RootChild> = out.children.iter().collect();
@@ -290,11 +297,16 @@ fn choose_with(req: &GoAiRequest, cache: &Mutex<reuse::Cache>) -> GoAiMove {
     let play = if pass { None } else { best.play };
     let chosen = out.children.iter().find(|c| c.play == play).unwrap_or(best);
     let win_rate = if pass { pass_value } else { chosen.win_rate };
-    let resign = req.resign_allowed && win_rate < RESIGN_BELOW && playouts >= RESIGN_MIN_PLAYOUTS;
+    let lost_searches = if win_rate < LOST_BELOW && playouts >= LOST_MIN_PLAYOUTS {
+        lost_before + 1
+    } else {
+        0
+    };
+    let resign = req.resign_allowed && lost_searches >= RESIGN_AFTER_LOST_SEARCHES;
     let mut pv: Vec<Pt> = Vec::new();
     if let Some(p) = play {
         pv.push(p);
-        if play == best.play {
+        if out.pv.first() == Some(&play) {
             pv.extend(out.pv.iter().skip(1).map_while(|m| *m));
         }
     }
@@ -306,6 +318,7 @@ fn choose_with(req: &GoAiRequest, cache: &Mutex<reuse::Cache>) -> GoAiMove {
             req.history_hashes,
             play,
             &out.trees,
+            lost_searches,
         );
         if let Some(kept) = kept {
             reuse::lock(cache).keep(kept);
@@ -592,15 +605,39 @@ mod tests {
     }
 
     #[test]
-    fn resigns_only_when_allowed_and_clearly_lost() {
-        // White has a living wall of eyes covering the board; Black a lone stone.
-        let b = setup(&["OOOOO", "O.O.O", "OOOOO", "O.O.O", "OOOOX"]);
-        let mut req = request(&b, Color::Black, AiLevel::Hard, 2500);
-        assert!(!choose(&req).resign);
+    fn resigns_only_when_allowed_and_lost_over_several_searches() {
+        // White owns five rows with eyes; Black's two rows cannot make up the difference.
+        let mut board = setup(&[
+            "O.....O", "OOOOOOO", "O.O.O.O", "OOOOOOO", "OOOOOOO", ".......", "...X...",
+        ]);
+        let mut req = request(&board, Color::Black, AiLevel::Hard, 2500);
         req.resign_allowed = true;
-        let answer = choose(&req);
-        assert!(answer.resign, "win rate {}", answer.analysis.win_rate);
-        assert_eq!(answer.play, None);
+        let alone = choose(&req);
+        assert!(alone.analysis.win_rate < LOST_BELOW, "{alone:?}");
+        assert!(!alone.resign, "one search alone never resigns");
+
+        let cache = Mutex::new(reuse::Cache::new());
+        for search in 1..=RESIGN_AFTER_LOST_SEARCHES {
+            let mut req = request(&board, Color::Black, AiLevel::Hard, 2500);
+            req.reuse_tree = true;
+            req.resign_allowed = true;
+            let answer = choose_with(&req, &cache);
+            if search < RESIGN_AFTER_LOST_SEARCHES {
+                assert!(!answer.resign, "search {search}: {answer:?}");
+                let ours = answer.play.expect("plays on in its own area");
+                board.play(Color::Black, ours).unwrap();
+                // White answers as the search expected, else with any move the kept tree holds
+                // (legal, no eye filled), so that the next search continues from it.
+                let open = board.points().find(|&p| {
+                    playout::playable(&board, Color::White, p) && !board.is_eyeish(Color::White, p)
+                });
+                let reply = answer.analysis.pv.get(1).copied().or(open);
+                board.play(Color::White, reply.expect("a reply")).unwrap();
+            } else {
+                assert!(answer.resign, "search {search}: {answer:?}");
+                assert_eq!(answer.play, None);
+            }
+        }
     }
 
     #[test]

@@ -42,6 +42,9 @@ pub(super) struct Kept {
     after: Board,
     /// One tree per thread, rooted at `after`.
     trees: Vec<Tree>,
+    /// How many searches in a row, this one included, saw the game as lost (see `choose`'s
+    /// resignation).
+    pub lost_searches: u32,
 }
 
 impl Kept {
@@ -54,6 +57,7 @@ impl Kept {
         history: &[u64],
         play: Option<Pt>,
         trees: &[Tree],
+        lost_searches: u32,
     ) -> Option<Kept> {
         let trees: Option<Vec<Tree>> = trees
             .iter()
@@ -72,6 +76,7 @@ impl Kept {
             history: history.to_vec(),
             after,
             trees: trees?,
+            lost_searches,
         })
     }
 

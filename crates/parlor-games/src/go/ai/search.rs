@@ -77,16 +77,24 @@ const PRIOR_VISITS: f32 = 20.0;
 /// Playouts between two looks at the clock.
 const CLOCK_EVERY: u64 = 64;
 
+/// A finished playout, for Black: the value the search steers by and whether Black won.
+#[derive(Clone, Copy, Debug)]
+struct PlayoutResult {
+    value: f32,
+    win: f32,
+}
+
 #[derive(Clone, Debug)]
 struct Node {
     mv: u16,
-    /// Visits and wins (for the player who made `mv`), priors included.
+    /// Visits and summed value (for the player who made `mv`, see `playout::value`), priors
+    /// included: what selection reads.
     n: f32,
     w: f32,
     rave_n: f32,
     rave_w: f32,
     real: u32,
-    /// Wins of the real visits only (no prior).
+    /// Wins of the real visits only (no prior, no margin): the reported win rate.
     real_w: f32,
     first_child: u32,
     children: u16,
@@ -284,13 +292,17 @@ fn grow(
             );
         }
         let quick_score = playout::tally(&board, &mut owned);
-        let black = if passes >= 2 {
+        let margin = if passes >= 2 {
             // The game ended inside the tree: the real count, not the playout's quick one.
-            playout::outcome(count::area_margin(&board) as f32 - root.komi)
+            count::area_margin(&board) as f32 - root.komi
         } else {
-            playout::outcome(quick_score as f32 - root.komi)
+            quick_score as f32 - root.komi
         };
-        tree.backup(&path, &moves, tree_moves, root.to_move, black, &mut mark);
+        let result = PlayoutResult {
+            value: playout::value(margin, size),
+            win: playout::outcome(margin),
+        };
+        tree.backup(&path, &moves, tree_moves, root.to_move, result, &mut mark);
         playouts += 1;
     }
     (tree, playouts, owned)
@@ -469,16 +481,12 @@ impl Tree {
         moves: &[Move],
         tree_moves: usize,
         to_move: Color,
-        black: f32,
+        black: PlayoutResult,
         mark: &mut [u8],
     ) {
-        let score = |c: Color| {
-            if c == Color::Black {
-                black
-            } else {
-                1.0 - black
-            }
-        };
+        let for_colour = |c: Color, x: f32| if c == Color::Black { x } else { 1.0 - x };
+        let score = |c: Color| for_colour(c, black.value);
+        let win = |c: Color| for_colour(c, black.win);
         // path[k] (k >= 1) was reached by moves[k - 1].
         self.nodes[0].real += 1;
         for (k, &idx) in path.iter().enumerate().skip(1) {
@@ -487,7 +495,7 @@ impl Tree {
             node.n += 1.0;
             node.w += score(color);
             node.real += 1;
-            node.real_w += score(color);
+            node.real_w += win(color);
         }
         mark.fill(0);
         let mut next = moves.len();
@@ -508,12 +516,12 @@ impl Tree {
             } else {
                 to_move.opponent()
             };
-            let win = score(color);
+            let value = score(color);
             for i in self.child_range(node) {
                 let c = &mut self.nodes[i];
                 if c.mv != PASS && mark[c.mv as usize] == color.cell() {
                     c.rave_n += 1.0;
-                    c.rave_w += win;
+                    c.rave_w += value;
                 }
             }
         }
