@@ -128,6 +128,34 @@ async fn captures_ko_and_suicide(app: TestApp) {
     assert_eq!(game.body["state"]["moves"].as_array().unwrap().len(), 13);
 }
 
+/// `ai_resign` is on by default against `hard` only, and the state says so while it is on.
+async fn ai_resign_defaults_to_on_against_hard(app: TestApp) {
+    let cases = [
+        (json!([{"name": "alice"}, {"ai": "hard"}]), None, Some(true)),
+        (
+            json!([{"ai": "hard"}, {"name": "alice"}]),
+            Some(false),
+            None,
+        ),
+        (json!([{"name": "alice"}, {"ai": "normal"}]), None, None),
+        (
+            json!([{"name": "alice"}, {"ai": "normal"}]),
+            Some(true),
+            Some(true),
+        ),
+        (json!([{"name": "alice"}, {"name": "bob"}]), None, None),
+    ];
+    for (players, asked, shown) in cases {
+        let mut body = json!({"size": 9, "players": players});
+        if let Some(on) = asked {
+            body["ai_resign"] = json!(on);
+        }
+        let (id, _) = create(&app, body.clone()).await;
+        let read = app.get(&format!("/v1/go/games/{id}")).await.body;
+        assert_eq!(read["state"]["ai_resign"].as_bool(), shown, "{body}");
+    }
+}
+
 /// The superko option reaches the rules, from options and alongside a record (the rule itself is
 /// tested against simple ko in the engine's tests).
 async fn superko_is_an_option(app: TestApp) {
@@ -623,6 +651,7 @@ on_both_stores!(
     a_long_game_survives_another_server,
     captures_ko_and_suicide,
     superko_is_an_option,
+    ai_resign_defaults_to_on_against_hard,
     undo_and_redo_restore_captures,
     two_passes_end_and_the_score_route_counts,
     resigning_ends_the_game,

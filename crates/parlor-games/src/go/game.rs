@@ -329,6 +329,10 @@ pub struct GoView {
     pub can_redo: bool,
     /// Who may undo and redo, and a proposal waiting for the other seat.
     pub takeback: Takeback,
+    /// An AI seat may resign a lost game (`ai_resign`); left out when it may not, so views
+    /// stored or documented before it stay the same.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "std::ops::Not::not"))]
+    pub ai_resign: bool,
     /// A draw one seat offered, waiting for the other seat (who accepts by offering too); left
     /// out while none waits, so views stored or documented before draw offers stay the same.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
@@ -808,6 +812,7 @@ impl Go {
             can_undo: self.can_undo(),
             can_redo: self.can_redo(),
             takeback: Takeback::default(),
+            ai_resign: false,
             draw_offer: None,
         }
     }

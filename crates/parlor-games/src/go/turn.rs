@@ -53,7 +53,8 @@ pub struct GoCreate {
     pub scoring: Option<Scoring>,
     /// Positional superko: no move may recreate an earlier position (default false).
     pub superko: Option<bool>,
-    /// Whether an AI seat may resign a clearly lost game (default false).
+    /// Whether an AI seat may resign a lost game: one its searches saw as lost three moves in a
+    /// row (default: true when a seat is the `hard` AI, else false).
     pub ai_resign: Option<bool>,
     /// Who may undo and redo: `consent` (default: between humans the other seat agrees), `any`,
     /// `off`.
@@ -486,7 +487,7 @@ impl TurnGame for GoGame {
         &options.players
     }
 
-    fn new(options: &GoCreate, _seats: &[SeatKind], _seed: u64) -> Result<Self, RuleError> {
+    fn new(options: &GoCreate, seats: &[SeatKind], _seed: u64) -> Result<Self, RuleError> {
         let game = match &options.sgf {
             Some(text) => {
                 if options.size.is_some() || options.komi.is_some() || options.scoring.is_some() {
@@ -500,7 +501,10 @@ impl TurnGame for GoGame {
         };
         let table = GoGame {
             game,
-            ai_resign: options.ai_resign.unwrap_or(false),
+            // Against `hard` a lost game ends with a resignation rather than hundreds of moves.
+            ai_resign: options
+                .ai_resign
+                .unwrap_or_else(|| seats.contains(&SeatKind::Ai(AiLevel::Hard))),
             aborted: false,
             takeback: Takeback::new(options.takeback.unwrap_or_default()),
             auto_ai: options.auto_ai.unwrap_or(false),
@@ -610,6 +614,7 @@ impl TurnGame for GoGame {
         GoView {
             takeback: self.takeback,
             draw_offer: self.draw_offer,
+            ai_resign: self.ai_resign,
             ..self.game.view()
         }
     }
