@@ -1,18 +1,22 @@
 #!/usr/bin/env python3
-"""Match Parlor's Go AI against GNU Go over GTP and report the score with a 95 % Wilson interval.
+"""Match Parlor's Go AI against any GTP engine and report the score with a 95 % Wilson interval.
 
 Usage (from the repo root):
     cargo build --release --example go_gtp
     python3 tools/go_match.py --games 40 --size 9 --komi 7 --time 1.0
+    python3 tools/go_match.py --games 40 --size 9 --komi 7 --jobs 2 \
+        --opponent "./pachi --nodcnn -t 3 threads=1" --opponent-dir ../pachi
 
 Our side is `target/release/examples/go_gtp` (under $CARGO_TARGET_DIR when set; override with
---ours "command ..."); the opponent is `gnugo --mode gtp --level 10 --chinese-rules` (installed
-with apt-get when missing). Colours alternate (game 0: we are Black). Games end with two passes,
-a resignation or a move cap; the result is GNU Go's `final_score` under Chinese (area) rules.
-Standard library only.
+--ours "command ..."); the opponent is any GTP command line (--opponent, run in --opponent-dir),
+by default `gnugo --mode gtp --level 10 --chinese-rules` (installed with apt-get when missing).
+Colours alternate (game 0: we are Black). Games end with two passes, a resignation or a move cap;
+a fresh GNU Go replays the moves and its `final_score` under Chinese (area) rules is the result.
+Every game is written as SGF to --records (default target/go_match). Standard library only.
 """
 
 import argparse
+import concurrent.futures
 import math
 import os
 import shlex
@@ -25,10 +29,11 @@ import time
 class Gtp:
     """One GTP engine in a subprocess."""
 
-    def __init__(self, command, log=None):
+    def __init__(self, command, log=None, cwd=None):
         self.command = command
         self.proc = subprocess.Popen(
             shlex.split(command),
+            cwd=cwd,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=log if log is not None else subprocess.DEVNULL,
@@ -98,7 +103,7 @@ def sgf_point(vertex, size):
     return "abcdefghijklmnopqrstuvwxy"[col] + "abcdefghijklmnopqrstuvwxy"[size - row]
 
 
-def play_game(ours, opponent, size, komi, ours_black, max_moves, scorer_cmd):
+def play_game(ours, opponent, size, komi, ours_black, max_moves, scorer_cmd, names):
     for engine in (ours, opponent):
         engine.send(f"boardsize {size}")
         engine.send("clear_board")
@@ -146,8 +151,8 @@ def play_game(ours, opponent, size, komi, ours_black, max_moves, scorer_cmd):
     sgf = "(;GM[1]FF[4]SZ[{}]KM[{}]RU[Chinese]PB[{}]PW[{}]RE[{}]".format(
         size,
         komi,
-        "parlor" if ours_black else "gnugo",
-        "gnugo" if ours_black else "parlor",
+        names[0] if ours_black else names[1],
+        names[1] if ours_black else names[0],
         score or ("B+R" if winner == "b" else "W+R"),
     )
     sgf += "".join(";{}[{}]".format(c.upper(), sgf_point(v, size)) for c, v in moves) + ")\n"
@@ -162,67 +167,75 @@ def main():
     ap.add_argument("--time", type=float, default=1.0, help="our seconds per move")
     ap.add_argument("--level", default="hard", choices=["easy", "normal", "hard"])
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--resign", action="store_true", help="let our engine resign lost games")
     ap.add_argument("--gnugo-level", type=int, default=10)
     ap.add_argument("--ours", default=None, help="GTP command for our engine; {seed}, {time}, {level}, {threads} are filled in")
-    ap.add_argument("--opponent", default=None, help="GTP command for the opponent (default: GNU Go)")
-    ap.add_argument("--sgf-dir", default=None, help="write every game as SGF here")
+    ap.add_argument("--opponent", default=None, help="GTP command line of the opponent (default: GNU Go)")
+    ap.add_argument("--opponent-dir", default=None, help="working directory for the opponent's command")
+    ap.add_argument("--jobs", type=int, default=1, help="games played at the same time")
+    ap.add_argument("--records", default="target/go_match", help="write every game as SGF here")
     ap.add_argument("--max-moves", type=int, default=0, help="default: 3 x size x size")
     args = ap.parse_args()
 
     gnugo = find_gnugo()
     # The example as `cargo build --release --example go_gtp` leaves it (CARGO_TARGET_DIR honoured).
-    go_gtp = os.path.join(os.environ.get("CARGO_TARGET_DIR", "target"), "release", "examples", "go_gtp")
-    gnugo_cmd = args.opponent or f"{gnugo} --mode gtp --level {args.gnugo_level} --chinese-rules"
+    go_gtp = os.path.abspath(os.path.join(
+        os.environ.get("CARGO_TARGET_DIR", "target"), "release", "examples", "go_gtp"))
+    opponent_cmd = args.opponent or f"{gnugo} --mode gtp --level {args.gnugo_level} --chinese-rules"
     scorer_cmd = f"{gnugo} --mode gtp --level 1 --chinese-rules"
     max_moves = args.max_moves or 3 * args.size * args.size
-    if args.sgf_dir:
-        os.makedirs(args.sgf_dir, exist_ok=True)
+    os.makedirs(args.records, exist_ok=True)
+
+    def one_game(game):
+        ours_black = game % 2 == 0
+        ours_cmd = (args.ours or (
+            shlex.quote(go_gtp) + " --level {level} --time {time} --threads {threads} --seed {seed}"
+            + (" --resign" if args.resign else "")
+        )).format(level=args.level, time=args.time, threads=args.threads, seed=game + 1)
+        ours = Gtp(ours_cmd)
+        opponent = Gtp(opponent_cmd, cwd=args.opponent_dir)
+        try:
+            names = ("parlor", opponent.send("name") or "opponent")
+            result = play_game(
+                ours, opponent, args.size, args.komi, ours_black, max_moves, scorer_cmd, names
+            )
+        finally:
+            ours.close()
+            opponent.close()
+        return game, ours_black, result
 
     wins = losses = draws = 0
     as_black = [0, 0, 0]  # wins, losses, draws
     as_white = [0, 0, 0]
     started = time.time()
-    for game in range(args.games):
-        ours_black = game % 2 == 0
-        ours_cmd = (args.ours or (
-            shlex.quote(go_gtp) + " --level {level} --time {time} --threads {threads} --seed {seed}"
-        )).format(level=args.level, time=args.time, threads=args.threads, seed=game + 1)
-        ours = Gtp(ours_cmd)
-        opponent = Gtp(gnugo_cmd)
-        try:
-            winner, reason, score, n_moves, sgf = play_game(
-                ours, opponent, args.size, args.komi, ours_black, max_moves, scorer_cmd
-            )
-        finally:
-            ours.close()
-            opponent.close()
-        our_colour = "b" if ours_black else "w"
-        won = winner == our_colour
-        if winner == "draw":
-            draws += 1
-        elif won:
-            wins += 1
-        else:
-            losses += 1
-        outcome = "draw" if winner == "draw" else ("won" if won else "lost")
-        tally = as_black if ours_black else as_white
-        tally[["won", "lost", "draw"].index(outcome)] += 1
-        if args.sgf_dir:
-            with open(os.path.join(args.sgf_dir, f"game{game:03d}.sgf"), "w") as f:
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for game, ours_black, (winner, reason, score, n_moves, sgf) in pool.map(one_game, range(args.games)):
+            our_colour = "b" if ours_black else "w"
+            won = winner == our_colour
+            if winner == "draw":
+                draws += 1
+            elif won:
+                wins += 1
+            else:
+                losses += 1
+            outcome = "draw" if winner == "draw" else ("won" if won else "lost")
+            tally = as_black if ours_black else as_white
+            tally[["won", "lost", "draw"].index(outcome)] += 1
+            with open(os.path.join(args.records, f"game{game:03d}.sgf"), "w") as f:
                 f.write(sgf)
-        print(
-            f"game {game + 1:3d}: parlor {'B' if ours_black else 'W'} "
-            f"{outcome:4s} {reason:8s} {score:8s} {n_moves:3d} moves "
-            f"[{wins}-{losses}{'-' + str(draws) if draws else ''}]",
-            flush=True,
-        )
+            print(
+                f"game {game + 1:3d}: parlor {'B' if ours_black else 'W'} "
+                f"{outcome:4s} {reason:8s} {score:8s} {n_moves:3d} moves "
+                f"[{wins}-{losses}{'-' + str(draws) if draws else ''}]",
+                flush=True,
+            )
     n = wins + losses + draws
     low, high = wilson(wins + 0.5 * draws, n)
     print()
     ours_desc = args.ours or f"parlor {args.level} {args.time}s/move, {args.threads} thread(s)"
     theirs_desc = args.opponent or f"gnugo level {args.gnugo_level}"
     print(f"{args.size}x{args.size} komi {args.komi}, {ours_desc} vs {theirs_desc}: "
-          f"{n} games in {time.time() - started:.0f}s")
+          f"{n} games in {time.time() - started:.0f}s, records in {args.records}")
     print(f"parlor wins {wins}, losses {losses}, draws {draws}: "
           f"{100 * (wins + 0.5 * draws) / max(n, 1):.1f} % (95 % Wilson CI {100 * low:.1f}-{100 * high:.1f} %)")
     print("as Black {}-{}-{}, as White {}-{}-{} (wins-losses-draws)".format(*as_black, *as_white))
