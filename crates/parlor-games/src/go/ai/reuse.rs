@@ -6,8 +6,8 @@
 //! gets a fresh search.
 //!
 //! A search that starts from a kept tree adds its playouts to those of the earlier search, so its
-//! answer depends on what was kept: only a search without a kept tree is a function of the
-//! request alone (seed, playout count, threads). Reuse is therefore asked for per request
+//! answer depends on what was kept: only a search without a kept tree (on one thread) is a
+//! function of the request alone (seed, playout count). Reuse is therefore asked for per request
 //! (`GoAiRequest::reuse_tree`), by the game server and not by tests of exact answers.
 
 use std::collections::VecDeque;
@@ -28,10 +28,9 @@ pub(super) struct Rules {
     pub komi: f32,
     pub level: AiLevel,
     pub superko: bool,
-    pub threads: usize,
 }
 
-/// The trees of one search, rooted at the position after its move.
+/// The tree of one search, rooted at the position after its move.
 pub(super) struct Kept {
     rules: Rules,
     /// The side that searched, to move again after the opponent's reply.
@@ -40,15 +39,15 @@ pub(super) struct Kept {
     history: Vec<u64>,
     /// The position after the chosen move (the opponent to move).
     after: Board,
-    /// One tree per thread, rooted at `after`.
-    trees: Vec<Tree>,
+    /// Rooted at `after`.
+    tree: Tree,
     /// How many searches in a row, this one included, saw the game as lost (see `choose`'s
     /// resignation).
     pub lost_searches: u32,
 }
 
 impl Kept {
-    /// The subtrees below `play` (None: pass) of a search of `board` by `color`, kept for the
+    /// The subtree below `play` (None: pass) of a search of `board` by `color`, kept for the
     /// search after the opponent's reply.
     pub(super) fn new(
         rules: Rules,
@@ -56,13 +55,10 @@ impl Kept {
         color: Color,
         history: &[u64],
         play: Option<Pt>,
-        trees: &[Tree],
+        tree: &Tree,
         lost_searches: u32,
     ) -> Option<Kept> {
-        let trees: Option<Vec<Tree>> = trees
-            .iter()
-            .map(|t| t.root_child(play).map(|c| t.subtree(c)))
-            .collect();
+        let tree = tree.subtree(tree.root_child(play)?);
         let mut after = board.clone();
         match play {
             Some(p) => {
@@ -75,26 +71,19 @@ impl Kept {
             color,
             history: history.to_vec(),
             after,
-            trees: trees?,
+            tree,
             lost_searches,
         })
     }
 
-    /// The trees re-rooted at the opponent's `reply` (one per thread), if they hold playouts.
-    pub(super) fn after_reply(&self, reply: Option<Pt>) -> Option<Vec<Tree>> {
-        let trees: Vec<Tree> = self
-            .trees
-            .iter()
-            .map(|t| {
-                t.root_child(reply)
-                    .map_or_else(Tree::default, |c| t.subtree(c))
-            })
-            .collect();
-        trees.iter().any(|t| t.playouts() > 0).then_some(trees)
+    /// The tree re-rooted at the opponent's `reply`, if it holds playouts there.
+    pub(super) fn after_reply(&self, reply: Option<Pt>) -> Option<Tree> {
+        let tree = self.tree.subtree(self.tree.root_child(reply)?);
+        (tree.playouts() > 0).then_some(tree)
     }
 
     fn nodes(&self) -> usize {
-        self.trees.iter().map(Tree::len).sum()
+        self.tree.len()
     }
 }
 
@@ -116,12 +105,12 @@ impl Cache {
         Cache(VecDeque::new())
     }
 
-    /// The playouts the newest entry holds below the opponent's `reply`, summed over threads.
+    /// The playouts the newest entry holds below the opponent's `reply`.
     #[cfg(test)]
     pub(super) fn visits_after(&self, reply: Option<Pt>) -> u32 {
-        let newest = self.0.back().expect("a kept search");
-        let below = |t: &Tree| t.root_child(reply).map_or(0, |c| t.subtree(c).playouts());
-        newest.trees.iter().map(below).sum()
+        let tree = &self.0.back().expect("a kept search").tree;
+        tree.root_child(reply)
+            .map_or(0, |c| tree.subtree(c).playouts())
     }
 
     /// Adds `kept`; older entries make room (oldest first).
@@ -161,11 +150,10 @@ impl Cache {
 }
 
 /// The opponent's move that leads from the kept position to `board`, if one does (found among
-/// the first tree's root moves: the stones' hash first, then the whole board).
+/// the kept tree's root moves: the stones' hash first, then the whole board).
 fn reply_to(kept: &Kept, board: &Board) -> Option<Option<Pt>> {
     let opponent = kept.color.opponent();
-    let tree = kept.trees.first()?;
-    tree.root_moves().find(|&reply| {
+    kept.tree.root_moves().find(|&reply| {
         let hash = match reply {
             Some(p) => kept.after.hash_after(opponent, p),
             None => Some(kept.after.hash()),

@@ -1,9 +1,15 @@
 //! Monte Carlo tree search: UCT with RAVE (all-moves-as-first) values and heuristic priors, one
-//! playout per iteration. Several threads each grow their own tree from their own seeded RNG (root
-//! parallelism) and their root statistics are summed in thread order, so a search bounded by a
-//! playout count is deterministic for a seed and thread count. A search may start from trees kept
-//! from an earlier one (see `reuse`): it then continues from their statistics.
+//! playout per iteration. All threads grow one shared tree without a lock (tree parallelism):
+//! node statistics are atomics, and a thread claims a leaf before expanding it. A thread counts
+//! its visit of a node when it chooses the node and the win only when it backs up, so until then
+//! the visit is a virtual loss and the other threads tend to choose other paths. A search on one
+//! thread bounded by a playout count is deterministic for a seed; on several threads it depends
+//! on how they interleave. A search may start from a tree kept from an earlier one (see
+//! `reuse`): it then continues from its statistics.
 
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicUsize};
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use rand::SeedableRng;
@@ -45,7 +51,7 @@ pub(super) struct Limits {
     pub max_playouts: u64,
 }
 
-/// One move's statistics at the root, summed over the threads.
+/// One move's statistics at the root.
 #[derive(Clone, Debug)]
 pub(super) struct RootChild {
     pub play: Option<Pt>,
@@ -56,13 +62,13 @@ pub(super) struct RootChild {
 
 /// A finished search.
 pub(super) struct Outcome {
-    /// Each thread's tree, for reuse after the move.
-    pub trees: Vec<Tree>,
-    /// Playouts the trees held before this search (kept from an earlier one), summed.
+    /// The search tree, for reuse after the move.
+    pub tree: Tree,
+    /// Playouts the tree held before this search (kept from an earlier one).
     pub reused: u64,
     pub children: Vec<RootChild>,
     pub playouts: u64,
-    /// Moves after the most visited root move, from the first thread's tree.
+    /// Moves after the most visited root move.
     pub pv: Vec<Option<Pt>>,
     /// Per on-board point (row-major from the bottom left): share of playouts Black owned it.
     pub ownership: Vec<f32>,
@@ -70,8 +76,12 @@ pub(super) struct Outcome {
 
 /// Padded index 0 is a border point, so it stands for "pass" in a node.
 const PASS: u16 = 0;
-/// Stop adding nodes past this many: a tree stays under about 32 MB (32 bytes a node).
-const MAX_NODES: usize = 1_000_000;
+/// Nodes in one chunk of a tree's arena (512 KB).
+const CHUNK: usize = 1 << 14;
+/// Stop adding nodes past this many: a tree stays within 32 MiB (32 bytes a node).
+const MAX_NODES: usize = 64 * CHUNK;
+/// `Node::children` while a thread is adding the children.
+const EXPANDING: u16 = u16::MAX;
 /// Weight of a prior, in virtual visits.
 const PRIOR_VISITS: f32 = 20.0;
 /// Playouts between two looks at the clock.
@@ -84,20 +94,54 @@ struct PlayoutResult {
     win: f32,
 }
 
-#[derive(Clone, Debug)]
+/// An f32 stored in an `AtomicU32`.
+#[derive(Debug, Default)]
+struct AtomicF32(AtomicU32);
+
+impl AtomicF32 {
+    fn get(&self) -> f32 {
+        f32::from_bits(self.0.load(Relaxed))
+    }
+
+    fn set(&self, value: f32) {
+        self.0.store(value.to_bits(), Relaxed);
+    }
+
+    /// Adds `value` atomically (a compare-and-swap loop).
+    fn add(&self, value: f32) {
+        let _ = self.0.fetch_update(Relaxed, Relaxed, |bits| {
+            Some((f32::from_bits(bits) + value).to_bits())
+        });
+    }
+
+    /// Adds `value` with a plain load and store: another thread's add at the same moment may be
+    /// lost.
+    fn add_racy(&self, value: f32) {
+        self.set(self.get() + value);
+    }
+}
+
+/// A tree node, shared by the search threads. Real statistics and the children change by atomic
+/// read-modify-writes, so they add up exactly. The RAVE statistics, updated for dozens of
+/// children after every playout, change by `AtomicF32::add_racy`: a locked instruction for each
+/// would slow a single thread down, and an update lost now and then is noise.
+#[derive(Debug, Default)]
 struct Node {
-    mv: u16,
+    mv: AtomicU16,
+    /// 0 for a leaf, `EXPANDING` while a thread adds the children, else how many children there
+    /// are from `first_child` on (stored with Release once they are written).
+    children: AtomicU16,
+    first_child: AtomicU32,
     /// Visits and summed value (for the player who made `mv`, see `playout::value`), priors
-    /// included: what selection reads.
-    n: f32,
-    w: f32,
-    rave_n: f32,
-    rave_w: f32,
-    real: u32,
-    /// Wins of the real visits only (no prior, no margin): the reported win rate.
-    real_w: f32,
-    first_child: u32,
-    children: u16,
+    /// included: what selection reads. A visit counts from the moment a thread chooses the node,
+    /// its value once the thread backs up: in between it is a virtual loss.
+    n: AtomicF32,
+    w: AtomicF32,
+    rave_n: AtomicF32,
+    rave_w: AtomicF32,
+    /// Backed-up visits, and their wins only (no prior, no margin): the reported win rate.
+    real: AtomicU32,
+    real_w: AtomicF32,
 }
 
 const _: () = assert!(
@@ -105,47 +149,55 @@ const _: () = assert!(
     "MAX_NODES assumes 32-byte nodes"
 );
 
-/// One thread's search tree: node 0 is the root, the children of a node are consecutive.
+/// The search tree, one for all threads: node 0 is the root, the children of a node are
+/// consecutive within one chunk. Threads add nodes without a lock, claiming slots by an atomic
+/// count; nodes never move. Chunks are allocated as the tree grows, so a short search does not
+/// pay for 32 MiB.
 pub(super) struct Tree {
-    nodes: Vec<Node>,
+    chunks: [OnceLock<Box<[Node]>>; MAX_NODES / CHUNK],
+    /// Slots claimed so far (those skipped at the end of a chunk included).
+    len: AtomicUsize,
 }
 
-/// Runs the search on `threads` threads and merges their root statistics. `kept` holds one
-/// tree per thread rooted at this position (from an earlier search), or nothing for a fresh
-/// search.
+/// Runs the search on `threads` threads, all growing one tree: `kept` (rooted at this position,
+/// from an earlier search) or a fresh one.
 pub(super) fn search(
     root: &Root,
     cfg: Config,
     limits: Limits,
     seed: u64,
     threads: usize,
-    kept: Option<Vec<Tree>>,
+    kept: Option<Tree>,
 ) -> Outcome {
     let threads = threads.max(1);
-    let share = |i: usize| {
-        let t = threads as u64;
-        limits.max_playouts / t + u64::from((i as u64) < limits.max_playouts % t)
-    };
-    let mut kept: Vec<Option<Tree>> = match kept {
-        Some(trees) if trees.len() == threads => trees.into_iter().map(Some).collect(),
-        _ => (0..threads).map(|_| None).collect(),
-    };
-    let reused = kept.iter().flatten().map(|t| u64::from(t.playouts())).sum();
-    let results: Vec<(Tree, u64, Vec<u32>)> = if threads == 1 {
-        vec![grow(root, cfg, limits, seed, kept[0].take())]
+    let mut tree = kept.unwrap_or_default();
+    let reused = u64::from(tree.playouts());
+    if tree.is_expanded(0) {
+        // Grown below the root of an earlier search, without the superko filter.
+        tree.drop_root_children(root.board, root.to_move, root.banned_hashes);
+    } else {
+        tree = Tree::default();
+        let mut fresh = Vec::new();
+        tree.expand(
+            0,
+            root.board,
+            root.to_move,
+            cfg,
+            Some(root.banned_hashes),
+            &mut fresh,
+        );
+    }
+    // Playouts started, over all threads: the search stops at `max_playouts` exactly.
+    let started = AtomicU64::new(0);
+    let grown: Vec<(u64, Vec<u32>)> = if threads == 1 {
+        vec![grow(&tree, root, cfg, limits, seed, &started)]
     } else {
         std::thread::scope(|scope| {
-            let handles: Vec<_> = kept
-                .iter_mut()
-                .enumerate()
-                .map(|(i, tree)| {
-                    let limits = Limits {
-                        max_playouts: share(i),
-                        ..limits
-                    };
+            let handles: Vec<_> = (0..threads)
+                .map(|i| {
                     let seed = seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-                    let tree = tree.take();
-                    scope.spawn(move || grow(root, cfg, limits, seed, tree))
+                    let (tree, started) = (&tree, &started);
+                    scope.spawn(move || grow(tree, root, cfg, limits, seed, started))
                 })
                 .collect();
             handles
@@ -154,43 +206,34 @@ pub(super) fn search(
                 .collect()
         })
     };
-    let mut outcome = merge(root, &results);
-    outcome.reused = reused;
-    outcome.trees = results.into_iter().map(|(tree, _, _)| tree).collect();
-    outcome
+    summary(root, tree, reused, &grown)
 }
 
-fn merge(root: &Root, results: &[(Tree, u64, Vec<u32>)]) -> Outcome {
-    let first = &results[0].0;
-    let kids = first.child_range(0);
-    let mut children: Vec<RootChild> = Vec::with_capacity(kids.len());
-    for (k, i) in kids.clone().enumerate() {
-        let (mut n, mut w, mut real, mut real_w) = (0.0, 0.0, 0, 0.0);
-        for (tree, _, _) in results {
-            let node = &tree.nodes[tree.child_range(0).start + k];
-            debug_assert_eq!(node.mv, first.nodes[i].mv, "threads expand the root alike");
-            n += node.n;
-            w += node.w;
-            real += node.real;
-            real_w += node.real_w;
-        }
-        let mv = first.nodes[i].mv;
-        // The observed win rate once the move has been tried, else the prior's guess.
-        let win_rate = if real > 0 {
-            real_w / real as f32
-        } else {
-            w / n
-        };
-        children.push(RootChild {
-            play: (mv != PASS).then_some(Pt(mv)),
-            visits: real,
-            win_rate,
-        });
-    }
-    let playouts: u64 = results.iter().map(|r| r.1).sum();
+/// The outcome of a search from its tree and each thread's playouts and ownership counts.
+fn summary(root: &Root, tree: Tree, reused: u64, grown: &[(u64, Vec<u32>)]) -> Outcome {
+    let (first, kids) = tree.children(0);
+    let children: Vec<RootChild> = kids
+        .iter()
+        .map(|c| {
+            let mv = c.mv.load(Relaxed);
+            let real = c.real.load(Relaxed);
+            // The observed win rate once the move has been tried, else the prior's guess.
+            let win_rate = if real > 0 {
+                c.real_w.get() / real as f32
+            } else {
+                c.w.get() / c.n.get()
+            };
+            RootChild {
+                play: (mv != PASS).then_some(Pt(mv)),
+                visits: real,
+                win_rate,
+            }
+        })
+        .collect();
+    let playouts: u64 = grown.iter().map(|g| g.0).sum();
     let size = root.board.size();
     let mut ownership = vec![0.0f32; size * size];
-    for (_, _, owned) in results {
+    for (_, owned) in grown {
         for (o, &c) in ownership.iter_mut().zip(owned) {
             *o += c as f32;
         }
@@ -203,12 +246,12 @@ fn merge(root: &Root, results: &[(Tree, u64, Vec<u32>)]) -> Outcome {
         .enumerate()
         .max_by_key(|(i, c)| (c.visits, std::cmp::Reverse(*i)));
     let pv = match best {
-        Some((k, _)) => first.principal_variation(first.child_range(0).start + k),
+        Some((k, _)) => tree.principal_variation(first + k),
         None => Vec::new(),
     };
     Outcome {
-        trees: Vec::new(),
-        reused: 0,
+        tree,
+        reused,
         children,
         playouts,
         pv,
@@ -216,34 +259,32 @@ fn merge(root: &Root, results: &[(Tree, u64, Vec<u32>)]) -> Outcome {
     }
 }
 
-/// One thread's search, growing `kept` (a tree rooted at this position) or a fresh tree:
-/// returns the tree, the playouts of this search and their ownership counts.
+/// One thread's part of the search: playouts into `tree` until the clock or the playout count
+/// over all threads (`started`) says stop. Returns this thread's playouts and their ownership
+/// counts.
 fn grow(
+    tree: &Tree,
     root: &Root,
     cfg: Config,
     limits: Limits,
     seed: u64,
-    kept: Option<Tree>,
-) -> (Tree, u64, Vec<u32>) {
+    started: &AtomicU64,
+) -> (u64, Vec<u32>) {
     let mut rng = SmallRng::seed_from_u64(seed);
-    let mut tree = kept.unwrap_or_default();
-    if tree.nodes[0].children > 0 {
-        // Grown below the root of an earlier search, without the superko filter.
-        tree.drop_root_children(root.board, root.to_move, root.banned_hashes);
-    } else {
-        tree = Tree::default();
-        tree.expand(0, root.board, root.to_move, cfg, Some(root.banned_hashes));
-    }
     let size = root.board.size();
     let mut owned = vec![0u32; size * size];
     let mut path: Vec<u32> = Vec::with_capacity(64);
     let mut moves: Vec<Move> = Vec::with_capacity(4 * size * size);
     let mut mark = vec![0u8; root.board.cells.len()];
+    let mut fresh = Vec::with_capacity(size * size + 1);
     let mut playouts = 0u64;
     let mut board = root.board.clone();
-    while playouts < limits.max_playouts {
+    loop {
         if playouts.is_multiple_of(CLOCK_EVERY) && Instant::now() >= limits.deadline && playouts > 0
         {
+            break;
+        }
+        if started.fetch_add(1, Relaxed) >= limits.max_playouts {
             break;
         }
         path.clear();
@@ -253,21 +294,20 @@ fn grow(
         let mut passes = root.passes;
         let mut node = 0usize;
         path.push(0);
-        // Descend.
+        // Descend, a virtual loss on each node chosen (see `Node::n`).
         while passes < 2 {
-            if tree.nodes[node].children == 0 {
-                if node != 0
-                    && tree.nodes[node].real >= cfg.expand_at
-                    && tree.nodes.len() < MAX_NODES
-                {
-                    tree.expand(node, &board, color, cfg, None);
+            if !tree.is_expanded(node) {
+                if node != 0 && tree.node(node).real.load(Relaxed) >= cfg.expand_at {
+                    tree.try_expand(node, &board, color, cfg, &mut fresh);
                 }
-                if tree.nodes[node].children == 0 {
+                if !tree.is_expanded(node) {
                     break;
                 }
             }
             node = tree.select(node, cfg);
-            let mv = tree.nodes[node].mv;
+            let chosen = tree.node(node);
+            chosen.n.add(1.0);
+            let mv = chosen.mv.load(Relaxed);
             if mv == PASS {
                 board.pass();
                 passes += 1;
@@ -305,20 +345,18 @@ fn grow(
         tree.backup(&path, &moves, tree_moves, root.to_move, result, &mut mark);
         playouts += 1;
     }
-    (tree, playouts, owned)
+    (playouts, owned)
 }
 
 impl Default for Tree {
     /// A tree of one unexpanded root without statistics.
     fn default() -> Tree {
-        let root = Node {
-            n: 0.0,
-            w: 0.0,
-            rave_n: 0.0,
-            rave_w: 0.0,
-            ..Node::with_prior(PASS, 0.0)
+        let tree = Tree {
+            chunks: std::array::from_fn(|_| OnceLock::new()),
+            len: AtomicUsize::new(0),
         };
-        Tree { nodes: vec![root] }
+        tree.alloc(1).expect("room for the root");
+        tree
     }
 }
 
@@ -326,9 +364,8 @@ impl Tree {
     /// The playouts this tree holds: the root's real visits once it is expanded (a search
     /// starts over from an unexpanded root).
     pub(super) fn playouts(&self) -> u32 {
-        let root = &self.nodes[0];
-        if root.children > 0 {
-            root.real
+        if self.is_expanded(0) {
+            self.node(0).real.load(Relaxed)
         } else {
             0
         }
@@ -337,13 +374,15 @@ impl Tree {
     /// The root child for `play` (None: pass), if the root was expanded with it.
     pub(super) fn root_child(&self, play: Option<Pt>) -> Option<usize> {
         let mv = play.map_or(PASS, |p| p.0);
-        self.child_range(0).find(|&i| self.nodes[i].mv == mv)
+        let (first, kids) = self.children(0);
+        let k = kids.iter().position(|c| c.mv.load(Relaxed) == mv)?;
+        Some(first + k)
     }
 
     /// The moves of the root's children, in order (None: pass).
     pub(super) fn root_moves(&self) -> impl Iterator<Item = Option<Pt>> + '_ {
-        self.child_range(0).map(|i| {
-            let mv = self.nodes[i].mv;
+        self.children(0).1.iter().map(|c| {
+            let mv = c.mv.load(Relaxed);
             (mv != PASS).then_some(Pt(mv))
         })
     }
@@ -351,28 +390,32 @@ impl Tree {
     /// The subtree below `node` as a tree of its own (`node` becomes the root), the rest
     /// dropped: what is kept of a search after its move is played.
     pub(super) fn subtree(&self, node: usize) -> Tree {
-        let mut nodes = vec![self.nodes[node].clone()];
-        // Copy breadth first, so each node's children stay consecutive: `queue[k]` is the old
-        // index of new node `k`.
-        let mut queue = vec![node];
-        let mut k = 0;
-        while k < queue.len() {
-            let old = queue[k];
-            let first = nodes.len();
-            for c in self.child_range(old) {
-                nodes.push(self.nodes[c].clone());
-                queue.push(c);
+        let tree = Tree::default();
+        tree.node(0).copy_stats(self.node(node));
+        // Breadth first: each entry is a node's index here and in the new tree.
+        let mut queue = std::collections::VecDeque::from([(node, 0)]);
+        while let Some((old, new)) = queue.pop_front() {
+            let (first, kids) = self.children(old);
+            if kids.is_empty() {
+                continue;
             }
-            nodes[k].first_child = first as u32;
-            k += 1;
+            let Some(to) = tree.alloc(kids.len()) else {
+                break; // cannot happen: the subtree is smaller than the tree
+            };
+            for (k, c) in kids.iter().enumerate() {
+                tree.node(to + k).copy_stats(c);
+                queue.push_back((first + k, to + k));
+            }
+            let parent = tree.node(new);
+            parent.first_child.store(to as u32, Relaxed);
+            parent.children.store(kids.len() as u16, Relaxed);
         }
-        nodes.shrink_to_fit(); // kept trees are counted by their length
-        Tree { nodes }
+        tree
     }
 
-    /// Nodes held (memory: 32 bytes each).
+    /// Node slots claimed (memory: 32 bytes each).
     pub(super) fn len(&self) -> usize {
-        self.nodes.len()
+        self.len.load(Relaxed).min(MAX_NODES)
     }
 
     /// Removes the root's children that the superko rule bans (a tree grown below an earlier
@@ -381,39 +424,104 @@ impl Tree {
         if banned.is_empty() {
             return;
         }
-        let range = self.child_range(0);
-        let mut kept = range.start;
-        for i in range {
-            let mv = self.nodes[i].mv;
+        let kids = self.children(0).1;
+        let mut kept = 0;
+        for from in kids {
+            let mv = from.mv.load(Relaxed);
             let allowed = mv == PASS
                 || board
                     .hash_after(color, Pt(mv))
                     .is_none_or(|h| !banned.contains(&h));
             if allowed {
-                self.nodes[kept] = self.nodes[i].clone();
+                let to = &kids[kept];
+                to.copy_stats(from);
+                let grandchild = from.first_child.load(Relaxed);
+                to.first_child.store(grandchild, Relaxed);
+                to.children.store(from.children.load(Relaxed), Relaxed);
                 kept += 1;
             }
         }
-        self.nodes[0].children = (kept - self.nodes[0].first_child as usize) as u16;
+        self.node(0).children.store(kept as u16, Relaxed);
     }
 
-    fn child_range(&self, node: usize) -> std::ops::Range<usize> {
-        let n = &self.nodes[node];
-        let start = n.first_child as usize;
-        start..start + n.children as usize
+    fn node(&self, i: usize) -> &Node {
+        &self.chunks[i / CHUNK].get().expect("a claimed slot")[i % CHUNK]
     }
 
-    /// Adds the children of `node`: every legal move of `color` that does not fill its own eye,
-    /// and the pass, each with a heuristic prior.
+    /// Whether `node` has children (another thread may be adding them).
+    fn is_expanded(&self, node: usize) -> bool {
+        let n = self.node(node).children.load(Acquire);
+        n != 0 && n != EXPANDING
+    }
+
+    /// The index of the first child of `node` and its children (none while it is a leaf).
+    fn children(&self, node: usize) -> (usize, &[Node]) {
+        let n = self.node(node);
+        let count = n.children.load(Acquire);
+        if count == 0 || count == EXPANDING {
+            return (0, &[]);
+        }
+        let first = n.first_child.load(Relaxed) as usize;
+        (first, self.slots(first, usize::from(count)))
+    }
+
+    /// `count` claimed slots from `first` on, within one chunk.
+    fn slots(&self, first: usize, count: usize) -> &[Node] {
+        let chunk = self.chunks[first / CHUNK].get().expect("claimed slots");
+        &chunk[first % CHUNK..][..count]
+    }
+
+    /// Claims `count` consecutive slots within one chunk; None once the tree is full.
+    fn alloc(&self, count: usize) -> Option<usize> {
+        let mut start = 0;
+        let _ = self.len.fetch_update(Relaxed, Relaxed, |len| {
+            start = if len % CHUNK + count > CHUNK {
+                len.next_multiple_of(CHUNK)
+            } else {
+                len
+            };
+            Some((start + count).min(MAX_NODES))
+        });
+        if start + count > MAX_NODES {
+            return None;
+        }
+        self.chunks[start / CHUNK].get_or_init(|| (0..CHUNK).map(|_| Node::default()).collect());
+        Some(start)
+    }
+
+    /// Expands leaf `node` unless the tree is full or another thread already claimed it.
+    fn try_expand(
+        &self,
+        node: usize,
+        board: &Board,
+        color: Color,
+        cfg: Config,
+        fresh: &mut Vec<(u16, f32)>,
+    ) {
+        let claimed = self.len.load(Relaxed) < MAX_NODES
+            && self
+                .node(node)
+                .children
+                .compare_exchange(0, EXPANDING, Acquire, Relaxed)
+                .is_ok();
+        if claimed {
+            self.expand(node, board, color, cfg, None, fresh);
+        }
+    }
+
+    /// Adds the children of `node` (claimed by this thread, or the root before the search): every
+    /// legal move of `color` that does not fill its own eye, and the pass, each with a heuristic
+    /// prior. `node` stays a leaf if the tree is full. `fresh` is room for the new moves.
     fn expand(
-        &mut self,
+        &self,
         node: usize,
         board: &Board,
         color: Color,
         cfg: Config,
         banned: Option<&[u64]>,
+        fresh: &mut Vec<(u16, f32)>,
     ) {
-        let first = self.nodes.len();
+        fresh.clear();
         let last = board.last_move();
         let mut stones = 0;
         for p in board.points() {
@@ -433,50 +541,58 @@ impl Tree {
                     continue;
                 }
             }
-            let value = prior(board, color, p, last, cfg.pattern_priors);
-            self.nodes.push(Node::with_prior(p.0, value));
+            fresh.push((p.0, prior(board, color, p, last, cfg.pattern_priors)));
         }
         // Passing is weak while much of the board is open; near the end it is a real option.
         let filled = stones as f32 / (board.size() * board.size()) as f32;
-        let pass_value = if first == self.nodes.len() {
+        let pass_value = if fresh.is_empty() {
             0.5
         } else {
             (0.1 + 0.4 * filled).min(0.45)
         };
-        self.nodes.push(Node::with_prior(PASS, pass_value));
-        let count = self.nodes.len() - first;
-        let parent = &mut self.nodes[node];
-        parent.first_child = first as u32;
-        parent.children = count as u16;
+        fresh.push((PASS, pass_value));
+        let parent = self.node(node);
+        let Some(first) = self.alloc(fresh.len()) else {
+            parent.children.store(0, Release);
+            return;
+        };
+        for (&(mv, value), child) in fresh.iter().zip(self.slots(first, fresh.len())) {
+            child.init(mv, value);
+        }
+        parent.first_child.store(first as u32, Relaxed);
+        parent.children.store(fresh.len() as u16, Release);
     }
 
     /// The child with the best RAVE-blended value (first one on ties, for determinism).
     fn select(&self, node: usize, cfg: Config) -> usize {
-        let parent_n = self.nodes[node].real.max(1) as f32;
+        let parent_n = self.node(node).real.load(Relaxed).max(1) as f32;
         let log_n = parent_n.ln();
-        let mut best = usize::MAX;
+        let (first, kids) = self.children(node);
+        let mut best = 0;
         let mut best_value = f32::NEG_INFINITY;
-        for i in self.child_range(node) {
-            let c = &self.nodes[i];
-            let q = c.w / c.n;
-            let value = if c.rave_n > 0.0 {
-                let beta = c.rave_n / (c.rave_n + c.n + c.rave_n * c.n / cfg.rave_equivalence);
-                (1.0 - beta) * q + beta * (c.rave_w / c.rave_n)
+        for (k, c) in kids.iter().enumerate() {
+            let (n, w) = (c.n.get(), c.w.get());
+            let q = w / n;
+            let (rave_n, rave_w) = (c.rave_n.get(), c.rave_w.get());
+            let value = if rave_n > 0.0 {
+                let beta = rave_n / (rave_n + n + rave_n * n / cfg.rave_equivalence);
+                (1.0 - beta) * q + beta * (rave_w / rave_n)
             } else {
                 q
-            } + cfg.explore * (log_n / c.n).sqrt();
+            } + cfg.explore * (log_n / n).sqrt();
             if value > best_value {
                 best_value = value;
-                best = i;
+                best = k;
             }
         }
-        best
+        first + best
     }
 
-    /// Updates the path's real statistics and the RAVE statistics of every child along it whose
-    /// move the same colour played first later in the playout.
+    /// Adds a finished playout to the path (the win of each node's visit, which turns its virtual
+    /// loss into a real visit) and to the RAVE statistics of every child along it whose move the same colour played
+    /// first later in the playout.
     fn backup(
-        &mut self,
+        &self,
         path: &[u32],
         moves: &[Move],
         tree_moves: usize,
@@ -488,14 +604,13 @@ impl Tree {
         let score = |c: Color| for_colour(c, black.value);
         let win = |c: Color| for_colour(c, black.win);
         // path[k] (k >= 1) was reached by moves[k - 1].
-        self.nodes[0].real += 1;
+        self.node(0).real.fetch_add(1, Relaxed);
         for (k, &idx) in path.iter().enumerate().skip(1) {
             let color = moves[k - 1].1;
-            let node = &mut self.nodes[idx as usize];
-            node.n += 1.0;
-            node.w += score(color);
-            node.real += 1;
-            node.real_w += win(color);
+            let node = self.node(idx as usize);
+            node.w.add(score(color));
+            node.real.fetch_add(1, Relaxed);
+            node.real_w.add(win(color));
         }
         mark.fill(0);
         let mut next = moves.len();
@@ -507,21 +622,17 @@ impl Tree {
                     mark[p.idx()] = c.cell();
                 }
             }
-            let node = path[k] as usize;
-            if self.nodes[node].children == 0 {
-                continue;
-            }
             let color = if k % 2 == 0 {
                 to_move
             } else {
                 to_move.opponent()
             };
             let value = score(color);
-            for i in self.child_range(node) {
-                let c = &mut self.nodes[i];
-                if c.mv != PASS && mark[c.mv as usize] == color.cell() {
-                    c.rave_n += 1.0;
-                    c.rave_w += value;
+            for c in self.children(path[k] as usize).1 {
+                let mv = c.mv.load(Relaxed);
+                if mv != PASS && mark[usize::from(mv)] == color.cell() {
+                    c.rave_n.add_racy(1.0);
+                    c.rave_w.add_racy(value);
                 }
             }
         }
@@ -532,13 +643,15 @@ impl Tree {
         let mut pv = Vec::new();
         let mut node = start;
         loop {
-            let mv = self.nodes[node].mv;
+            let mv = self.node(node).mv.load(Relaxed);
             pv.push((mv != PASS).then_some(Pt(mv)));
-            let best = self
-                .child_range(node)
-                .max_by_key(|&i| (self.nodes[i].real, std::cmp::Reverse(i)));
+            let (first, kids) = self.children(node);
+            let best = kids
+                .iter()
+                .enumerate()
+                .max_by_key(|&(k, c)| (c.real.load(Relaxed), std::cmp::Reverse(k)));
             match best {
-                Some(i) if self.nodes[i].real > 0 && pv.len() < 20 => node = i,
+                Some((k, c)) if c.real.load(Relaxed) > 0 && pv.len() < 20 => node = first + k,
                 _ => return pv,
             }
         }
@@ -546,18 +659,24 @@ impl Tree {
 }
 
 impl Node {
-    fn with_prior(mv: u16, value: f32) -> Node {
-        Node {
-            mv,
-            n: PRIOR_VISITS,
-            w: PRIOR_VISITS * value,
-            rave_n: PRIOR_VISITS,
-            rave_w: PRIOR_VISITS * value,
-            real: 0,
-            real_w: 0.0,
-            first_child: 0,
-            children: 0,
-        }
+    /// Makes this unused slot a move with a prior and no visits.
+    fn init(&self, mv: u16, value: f32) {
+        self.mv.store(mv, Relaxed);
+        self.n.set(PRIOR_VISITS);
+        self.w.set(PRIOR_VISITS * value);
+        self.rave_n.set(PRIOR_VISITS);
+        self.rave_w.set(PRIOR_VISITS * value);
+    }
+
+    /// Copies the move and statistics of `from` (not its children).
+    fn copy_stats(&self, from: &Node) {
+        self.mv.store(from.mv.load(Relaxed), Relaxed);
+        self.n.set(from.n.get());
+        self.w.set(from.w.get());
+        self.rave_n.set(from.rave_n.get());
+        self.rave_w.set(from.rave_w.get());
+        self.real.store(from.real.load(Relaxed), Relaxed);
+        self.real_w.set(from.real_w.get());
     }
 }
 
@@ -615,7 +734,7 @@ fn prior(board: &Board, color: Color, p: Pt, last: Option<Pt>, patterns: bool) -
 mod tests {
     use super::*;
 
-    fn searched(board: &Board, playouts: u64) -> Tree {
+    fn searched(board: &Board, playouts: u64, threads: usize) -> Outcome {
         let root = Root {
             board,
             to_move: Color::Black,
@@ -634,14 +753,20 @@ mod tests {
             deadline: Instant::now() + std::time::Duration::from_secs(60),
             max_playouts: playouts,
         };
-        let mut out = search(&root, cfg, limits, 5, 1, None);
-        out.trees.pop().expect("one tree")
+        search(&root, cfg, limits, 5, threads, None)
+    }
+
+    /// The indices of the children of `node`.
+    fn kids(tree: &Tree, node: usize) -> std::ops::Range<usize> {
+        let (first, kids) = tree.children(node);
+        first..first + kids.len()
     }
 
     /// Moves and real visits of the whole tree below `node`, depth first.
     fn shape(tree: &Tree, node: usize) -> Vec<(u16, u32, usize)> {
-        let mut out = vec![(tree.nodes[node].mv, tree.nodes[node].real, 0)];
-        for c in tree.child_range(node) {
+        let n = tree.node(node);
+        let mut out = vec![(n.mv.load(Relaxed), n.real.load(Relaxed), 0)];
+        for c in kids(tree, node) {
             out.extend(shape(tree, c).into_iter().map(|(m, r, d)| (m, r, d + 1)));
         }
         out
@@ -649,21 +774,20 @@ mod tests {
 
     #[test]
     fn a_subtree_keeps_every_node_below_its_root() {
-        let tree = searched(&Board::new(5), 400);
-        let child = tree
-            .child_range(0)
-            .max_by_key(|&i| tree.nodes[i].real)
+        let tree = searched(&Board::new(5), 400, 1).tree;
+        let child = kids(&tree, 0)
+            .max_by_key(|&i| tree.node(i).real.load(Relaxed))
             .expect("children");
         let sub = tree.subtree(child);
         assert!(sub.len() > 1 && sub.len() < tree.len());
-        assert_eq!(sub.playouts(), tree.nodes[child].real);
+        assert_eq!(sub.playouts(), tree.node(child).real.load(Relaxed));
         assert_eq!(shape(&sub, 0), shape(&tree, child));
     }
 
     #[test]
     fn a_kept_root_loses_the_moves_superko_bans() {
         let board = Board::new(5);
-        let mut tree = searched(&board, 100);
+        let mut tree = searched(&board, 100, 1).tree;
         let before: Vec<Option<Pt>> = tree.root_moves().collect();
         let banned_move = before[3].expect("a stone");
         let banned = [board.hash_after(Color::Black, banned_move).unwrap()];
