@@ -772,6 +772,14 @@ mod tests {
         out
     }
 
+    /// Every node below `node`, depth first, with its depth.
+    fn walk(tree: &Tree, node: usize, depth: usize, out: &mut Vec<(usize, usize)>) {
+        out.push((node, depth));
+        for c in kids(tree, node) {
+            walk(tree, c, depth + 1, out);
+        }
+    }
+
     #[test]
     fn a_subtree_keeps_every_node_below_its_root() {
         let tree = searched(&Board::new(5), 400, 1).tree;
@@ -796,5 +804,47 @@ mod tests {
         let mut want = before.clone();
         want.remove(3);
         assert_eq!(after, want);
+    }
+
+    #[test]
+    fn two_threads_grow_one_tree() {
+        let mut board = Board::new(9);
+        board.play(Color::Black, board.pt(4, 4)).unwrap();
+        let out = searched(&board, 4000, 2);
+        let tree = &out.tree;
+        assert_eq!(out.playouts, 4000);
+        // Both threads' playouts are in the one tree, each once.
+        assert_eq!(u64::from(tree.playouts()), out.playouts);
+        let below_root: u32 = kids(tree, 0).map(|c| tree.node(c).real.load(Relaxed)).sum();
+        assert_eq!(u64::from(below_root), out.playouts);
+        let visits: u32 = out.children.iter().map(|c| c.visits).sum();
+        assert_eq!(u64::from(visits), out.playouts);
+        let mut nodes = Vec::new();
+        walk(tree, 0, 0, &mut nodes);
+        for &(node, _) in &nodes {
+            let below: u32 = kids(tree, node)
+                .map(|c| tree.node(c).real.load(Relaxed))
+                .sum();
+            assert!(below <= tree.node(node).real.load(Relaxed));
+        }
+        let depth = nodes.iter().map(|&(_, d)| d).max().unwrap_or(0);
+        assert!(depth >= 4, "a tree of depth {depth}");
+    }
+
+    #[test]
+    fn a_search_leaves_no_virtual_loss_and_no_claimed_leaf() {
+        for threads in [1, 2, 4] {
+            let out = searched(&Board::new(7), 3000, threads);
+            let mut nodes = Vec::new();
+            walk(&out.tree, 0, 0, &mut nodes);
+            assert!(nodes.len() > 100, "{} nodes", nodes.len());
+            for (node, _) in nodes.into_iter().skip(1) {
+                // Every visit counted in `n` has been backed up (the root is never chosen).
+                let n = out.tree.node(node);
+                let real = n.real.load(Relaxed) as f32;
+                assert_eq!(n.n.get(), PRIOR_VISITS + real, "{threads} threads");
+                assert_ne!(n.children.load(Relaxed), EXPANDING, "{threads} threads");
+            }
+        }
     }
 }
