@@ -8,6 +8,9 @@
 //! - `hard`: the same search with pattern priors, the whole budget and every worker thread (tree
 //!   parallelism: the threads grow one shared tree, with virtual losses to spread them out).
 //!
+//! Both searches read ladders (`ladder`): a new tree node's prior is low for extending a chain
+//! in atari that a ladder captures anyway and high for an atari that captures in a ladder.
+//!
 //! A search on one thread bounded by `max_playouts` (and not by the clock) is deterministic for a
 //! seed, unless it reuses a tree: with `reuse_tree` the subtree below the chosen move is kept (see
 //! `reuse`), and the search after the opponent's reply continues from it, adding its playouts to
@@ -25,6 +28,7 @@
 
 mod count;
 mod easy;
+mod ladder;
 mod pattern;
 mod playout;
 mod reuse;

@@ -16,7 +16,7 @@ use rand::SeedableRng;
 
 use super::super::board::{Board, Color, Pt, EMPTY};
 use super::playout::{self, Move, Policy};
-use super::{count, pattern};
+use super::{count, ladder, pattern};
 use rand::rngs::SmallRng;
 
 /// How a search behaves (`normal` and `hard` differ here).
@@ -686,22 +686,34 @@ fn prior(board: &Board, color: Color, p: Pt, last: Option<Pt>, patterns: bool) -
     let enemy = color.opponent().cell();
     let mut value: f32 = 0.5;
     let mut near_stones = false;
+    let mut extends = false;
+    let mut ladder_bonus: f32 = 0.0;
     for n in board.neighbors(p) {
         let cell = board.cells[n.idx()];
         if cell == enemy && board.liberties(n) == 1 {
             value += 0.2 + 0.02 * board.chain_len(n).min(10) as f32; // captures
         }
+        if cell == enemy && board.liberties(n) == 2 && ladder::captures(board, color, p, n) {
+            // Gives atari, and the ladder that follows captures the chain.
+            ladder_bonus = ladder_bonus.max(0.15 + 0.02 * board.chain_len(n).min(10) as f32);
+        }
         if cell == own && board.liberties(n) == 1 {
             value += 0.15; // gives an own chain in atari a way out
+            extends = true;
         }
         near_stones |= cell == own || cell == enemy;
     }
+    value += ladder_bonus;
     if playout::is_self_atari(board, color, p) {
         let joins = board
             .neighbors(p)
             .iter()
             .any(|q| board.cells[q.idx()] == own);
         value -= if joins { 0.35 } else { 0.15 };
+    } else if extends && ladder::caught_after(board, color, p) {
+        // The way out runs into a ladder that captures the chain anyway, one stone bigger:
+        // it only feeds the opponent.
+        value -= 0.5;
     }
     if patterns && pattern::matches(board, p) {
         value += 0.1;
@@ -790,6 +802,50 @@ mod tests {
         assert!(sub.len() > 1 && sub.len() < tree.len());
         assert_eq!(sub.playouts(), tree.node(child).real.load(Relaxed));
         assert_eq!(shape(&sub, 0), shape(&tree, child));
+    }
+
+    #[test]
+    fn the_priors_read_ladders() {
+        // 13×13: Black's d10 is in atari at e10, where White's ladder catches it (it runs down
+        // and to the right, through j4); Black's stone at j4 in the second position breaks it.
+        let rows = |j4: char| {
+            [
+                ".............",
+                ".............",
+                "...OO........",
+                "..OX.........",
+                "...O.........",
+                ".............",
+                ".............",
+                ".............",
+                ".............",
+                &format!(".........{j4}..."),
+                ".............",
+                ".............",
+                ".............",
+            ]
+            .map(str::to_string)
+        };
+        let prior_at = |rows: &[String; 13], color: Color, point: (usize, usize)| {
+            let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+            let b = Board::from_rows(&rows);
+            prior(&b, color, b.pt(point.0, point.1), None, true)
+        };
+        let (e10, d5, f10) = ((4, 9), (3, 4), (5, 9));
+        let caught = rows('.');
+        let breaker = rows('X');
+        // The ladder-dead extension ranks below a quiet move; with the breaker it is the best.
+        assert!(prior_at(&caught, Color::Black, e10) < prior_at(&caught, Color::Black, d5) - 0.2);
+        assert!(prior_at(&breaker, Color::Black, e10) > prior_at(&breaker, Color::Black, d5));
+        // White: after Black's extension, the atari at f10 captures in the ladder only without
+        // the breaker.
+        let extended = |mut rows: [String; 13]| {
+            rows[3] = "..OXX........".to_string();
+            rows
+        };
+        let with_ladder = prior_at(&extended(caught), Color::White, f10);
+        let without = prior_at(&extended(breaker), Color::White, f10);
+        assert!(with_ladder > without + 0.1, "{with_ladder} {without}");
     }
 
     #[test]
