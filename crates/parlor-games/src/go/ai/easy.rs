@@ -47,7 +47,8 @@ pub(super) fn choose(
         }
     }
     for &(_, chain) in &own_ataris {
-        if let Some(p) = playout::save(board, color, chain) {
+        // No ladder reading: `easy` takes one look.
+        if let Some(p) = playout::save(board, color, chain, false) {
             if allowed(p) {
                 return Some(p);
             }

@@ -9,7 +9,8 @@
 //!   parallelism: the threads grow one shared tree, with virtual losses to spread them out).
 //!
 //! Both searches read ladders (`ladder`): a new tree node's prior is low for extending a chain
-//! in atari that a ladder captures anyway and high for an atari that captures in a ladder.
+//! in atari that a ladder captures anyway and high for an atari that captures in a ladder, and
+//! the playouts do not extend a chain in atari into a ladder (reading one line of it).
 //!
 //! A search on one thread bounded by `max_playouts` (and not by the clock) is deterministic for a
 //! seed, unless it reuses a tree: with `reuse_tree` the subtree below the chosen move is kept (see

@@ -1,5 +1,5 @@
 //! Light Monte Carlo playouts: MoGo-style local answers to the last move (save own chains in
-//! atari, capture, 3×3 patterns), otherwise a random legal move that neither fills an own eye nor
+//! atari, but not by extending into a ladder; capture; 3×3 patterns), otherwise a random legal move that neither fills an own eye nor
 //! puts a chain of several stones into atari. Scoring is area counting with eyes known by their
 //! neighbours, which is exact once a playout has run out of moves.
 //!
@@ -11,7 +11,7 @@
 use rand::RngCore;
 
 use super::super::board::{Board, Color, Pt, BLACK, EMPTY, WHITE};
-use super::pattern;
+use super::{ladder, pattern};
 use rand::rngs::SmallRng;
 
 /// A move of a playout or tree path: `None` is a pass.
@@ -99,7 +99,7 @@ fn local_answer(
     while own_in_atari != 0 {
         let n = board.slot_neighbour(last, own_in_atari.trailing_zeros() as usize / 2);
         own_in_atari &= own_in_atari - 1;
-        if let Some(p) = save(board, color, n) {
+        if let Some(p) = save(board, color, n, true) {
             return Some(p);
         }
     }
@@ -138,8 +138,10 @@ fn local_answer(
 }
 
 /// A move that saves the own chain at `chain` (in atari): capture a neighbouring enemy chain in
-/// atari, else extend on its last liberty if that gives it room.
-pub(super) fn save(board: &Board, color: Color, chain: Pt) -> Option<Pt> {
+/// atari, else extend on its last liberty if that gives it room and, with `read_ladders`, does
+/// not run into a ladder that captures it anyway (one line of it: Pachi's moggy reads ladders
+/// on extensions to two liberties the same way).
+pub(super) fn save(board: &Board, color: Color, chain: Pt, read_ladders: bool) -> Option<Pt> {
     for s in board.chain(chain) {
         // Enemy stones in atari next to `s`, in the order of `Board::neighbors` (their liberty
         // counts read at once, as few of them are in atari).
@@ -155,7 +157,10 @@ pub(super) fn save(board: &Board, color: Color, chain: Pt) -> Option<Pt> {
         }
     }
     let lib = board.some_liberty(chain)?;
-    (playable(board, color, lib) && !is_self_atari(board, color, lib)).then_some(lib)
+    let escapes = playable(board, color, lib)
+        && !is_self_atari(board, color, lib)
+        && !(read_ladders && ladder::caught_after_in_line(board, color, lib));
+    escapes.then_some(lib)
 }
 
 /// Legal for `color` (not occupied, not the ko retake, not suicide). Always inlined, like the
