@@ -31,6 +31,9 @@ pub(super) struct Config {
     pub expand_at: u32,
     /// UCT exploration constant (small: priors and RAVE do most of the exploring).
     pub explore: f32,
+    /// Progressive bias: a child's prior, less 0.5, times this over its real visits plus one is
+    /// added to its value, so heuristics steer a wide node until its playouts speak.
+    pub prior_bias: f32,
 }
 
 /// What to search: the position, who moves, the rules around it.
@@ -82,6 +85,11 @@ const CHUNK: usize = 1 << 14;
 const MAX_NODES: usize = 64 * CHUNK;
 /// `Node::children` while a thread is adding the children.
 const EXPANDING: u16 = u16::MAX;
+/// Bits of a node's `mv` that hold the move: padded indices of a 25×25 board stay below 1024.
+const MOVE_BITS: u32 = 10;
+/// The prior is kept in the six bits above the move, as a multiple of 1/63.
+const PRIOR_GRADES: f32 = 63.0;
+const _: () = assert!((Board::MAX_SIZE + 2) * (Board::MAX_SIZE + 2) <= 1 << MOVE_BITS);
 /// Weight of a prior, in virtual visits.
 const PRIOR_VISITS: f32 = 20.0;
 /// Playouts between two looks at the clock.
@@ -127,6 +135,8 @@ impl AtomicF32 {
 /// would slow a single thread down, and an update lost now and then is noise.
 #[derive(Debug, Default)]
 struct Node {
+    /// The move (a padded index below `1 << MOVE_BITS`) with the prior in the bits above it: both
+    /// are set once, when the node is made.
     mv: AtomicU16,
     /// 0 for a leaf, `EXPANDING` while a thread adds the children, else how many children there
     /// are from `first_child` on (stored with Release once they are written).
@@ -215,7 +225,7 @@ fn summary(root: &Root, tree: Tree, reused: u64, grown: &[(u64, Vec<u32>)]) -> O
     let children: Vec<RootChild> = kids
         .iter()
         .map(|c| {
-            let mv = c.mv.load(Relaxed);
+            let mv = c.mv();
             let real = c.real.load(Relaxed);
             // The observed win rate once the move has been tried, else the prior's guess.
             let win_rate = if real > 0 {
@@ -307,7 +317,7 @@ fn grow(
             node = tree.select(node, cfg);
             let chosen = tree.node(node);
             chosen.n.add(1.0);
-            let mv = chosen.mv.load(Relaxed);
+            let mv = chosen.mv();
             if mv == PASS {
                 board.pass();
                 passes += 1;
@@ -375,14 +385,14 @@ impl Tree {
     pub(super) fn root_child(&self, play: Option<Pt>) -> Option<usize> {
         let mv = play.map_or(PASS, |p| p.0);
         let (first, kids) = self.children(0);
-        let k = kids.iter().position(|c| c.mv.load(Relaxed) == mv)?;
+        let k = kids.iter().position(|c| c.mv() == mv)?;
         Some(first + k)
     }
 
     /// The moves of the root's children, in order (None: pass).
     pub(super) fn root_moves(&self) -> impl Iterator<Item = Option<Pt>> + '_ {
         self.children(0).1.iter().map(|c| {
-            let mv = c.mv.load(Relaxed);
+            let mv = c.mv();
             (mv != PASS).then_some(Pt(mv))
         })
     }
@@ -427,7 +437,7 @@ impl Tree {
         let kids = self.children(0).1;
         let mut kept = 0;
         for from in kids {
-            let mv = from.mv.load(Relaxed);
+            let mv = from.mv();
             let allowed = mv == PASS
                 || board
                     .hash_after(color, Pt(mv))
@@ -579,7 +589,8 @@ impl Tree {
                 (1.0 - beta) * q + beta * (rave_w / rave_n)
             } else {
                 q
-            } + cfg.explore * (log_n / n).sqrt();
+            } + cfg.explore * (log_n / n).sqrt()
+                + cfg.prior_bias * (c.prior() - 0.5) / (c.real.load(Relaxed) + 1) as f32;
             if value > best_value {
                 best_value = value;
                 best = k;
@@ -629,7 +640,7 @@ impl Tree {
             };
             let value = score(color);
             for c in self.children(path[k] as usize).1 {
-                let mv = c.mv.load(Relaxed);
+                let mv = c.mv();
                 if mv != PASS && mark[usize::from(mv)] == color.cell() {
                     c.rave_n.add_racy(1.0);
                     c.rave_w.add_racy(value);
@@ -643,7 +654,7 @@ impl Tree {
         let mut pv = Vec::new();
         let mut node = start;
         loop {
-            let mv = self.node(node).mv.load(Relaxed);
+            let mv = self.node(node).mv();
             pv.push((mv != PASS).then_some(Pt(mv)));
             let (first, kids) = self.children(node);
             let best = kids
@@ -659,9 +670,21 @@ impl Tree {
 }
 
 impl Node {
+    /// The move: a padded board index, or `PASS`.
+    fn mv(&self) -> u16 {
+        self.mv.load(Relaxed) & ((1 << MOVE_BITS) - 1)
+    }
+
+    /// The heuristic prior the node was made with, to within 1/63.
+    fn prior(&self) -> f32 {
+        f32::from(self.mv.load(Relaxed) >> MOVE_BITS) / PRIOR_GRADES
+    }
+
     /// Makes this unused slot a move with a prior and no visits.
     fn init(&self, mv: u16, value: f32) {
-        self.mv.store(mv, Relaxed);
+        debug_assert!(mv < 1 << MOVE_BITS);
+        let grade = (value.clamp(0.0, 1.0) * PRIOR_GRADES).round() as u16;
+        self.mv.store(mv | grade << MOVE_BITS, Relaxed);
         self.n.set(PRIOR_VISITS);
         self.w.set(PRIOR_VISITS * value);
         self.rave_n.set(PRIOR_VISITS);
@@ -670,7 +693,7 @@ impl Node {
 
     /// Copies the move and statistics of `from` (not its children).
     fn copy_stats(&self, from: &Node) {
-        self.mv.store(from.mv.load(Relaxed), Relaxed);
+        self.mv.store(from.mv.load(Relaxed), Relaxed); // with its prior
         self.n.set(from.n.get());
         self.w.set(from.w.get());
         self.rave_n.set(from.rave_n.get());
@@ -726,10 +749,13 @@ fn prior(board: &Board, color: Color, p: Pt, last: Option<Pt>, patterns: bool) -
     let size = board.size();
     let line = col.min(row).min(size - 1 - col).min(size - 1 - row);
     if size >= 9 && !near_stones {
+        // On a big board the open third and fourth lines are where the points are; the first two
+        // lines are small until the end.
+        let big = size >= 13;
         value += match line {
-            0 => -0.15,
-            1 => -0.05,
-            2 | 3 => 0.05,
+            0 => -0.15 - if big { 0.1 } else { 0.0 },
+            1 => -0.05 - if big { 0.05 } else { 0.0 },
+            2 | 3 => 0.05 + if big { 0.05 } else { 0.0 },
             _ => 0.0,
         };
     }
@@ -760,6 +786,7 @@ mod tests {
             rave_equivalence: 3000.0,
             expand_at: 2,
             explore: 0.05,
+            prior_bias: 0.2,
         };
         let limits = Limits {
             deadline: Instant::now() + std::time::Duration::from_secs(60),
@@ -777,7 +804,7 @@ mod tests {
     /// Moves and real visits of the whole tree below `node`, depth first.
     fn shape(tree: &Tree, node: usize) -> Vec<(u16, u32, usize)> {
         let n = tree.node(node);
-        let mut out = vec![(n.mv.load(Relaxed), n.real.load(Relaxed), 0)];
+        let mut out = vec![(n.mv(), n.real.load(Relaxed), 0)];
         for c in kids(tree, node) {
             out.extend(shape(tree, c).into_iter().map(|(m, r, d)| (m, r, d + 1)));
         }
