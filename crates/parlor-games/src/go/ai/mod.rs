@@ -24,8 +24,9 @@
 //! to capture dead stones, so the seed's count without `dead=` is right; after the opponent's pass
 //! it passes as soon as that count wins. When every move loses it plays on rather than pass (and
 //! resigns only when `resign_allowed`, after several searches in a row saw the game as lost).
-//! A playout's value carries a small share of its margin (`playout::value`), so a lost position
-//! still defends what can be defended and a won one does not give away points for nothing.
+//! A playout's value carries a small share of its margin (`playout::value`), and in a lost
+//! position the search plays against its average margin rather than against zero (dynamic komi,
+//! `search::Target`): it still defends what can be defended instead of throwing stones away.
 
 mod count;
 mod easy;

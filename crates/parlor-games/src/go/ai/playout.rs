@@ -298,8 +298,8 @@ pub(super) fn owner(board: &Board, p: Pt) -> u8 {
 }
 
 /// Share of a playout's value that comes from its margin rather than from who won (Pachi's
-/// `val_scale`): too small to prefer a bigger margin to a win, enough to tell a move that loses
-/// by ten from one that loses by a hundred, so a lost position still defends what it can.
+/// `val_scale`): too small to prefer a bigger margin to a win, enough that among moves that win
+/// (or lose) alike the search prefers the one that gives away fewer points.
 const MARGIN_SHARE: f32 = 0.04;
 
 /// The value of a playout for Black on a `size`×`size` board that Black won by `margin` (komi

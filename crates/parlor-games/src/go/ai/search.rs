@@ -288,6 +288,7 @@ fn grow(
     let mut mark = vec![0u8; root.board.cells.len()];
     let mut fresh = Vec::with_capacity(size * size + 1);
     let mut playouts = 0u64;
+    let mut target = Target::default();
     let mut board = root.board.clone();
     loop {
         if playouts.is_multiple_of(CLOCK_EVERY) && Instant::now() >= limits.deadline && playouts > 0
@@ -349,13 +350,60 @@ fn grow(
             quick_score as f32 - root.komi
         };
         let result = PlayoutResult {
-            value: playout::value(margin, size),
+            value: playout::value(margin - target.black_margin(root.to_move), size),
             win: playout::outcome(margin),
         };
+        target.add(margin);
         tree.backup(&path, &moves, tree_moves, root.to_move, result, &mut mark);
         playouts += 1;
     }
     (playouts, owned)
+}
+
+/// Dynamic komi for a lost position. Once a thread's playouts show the side to move at the root
+/// winning under `LOST_SHARE` of them, it judges its further playouts against the margin they
+/// reach on average rather than against zero: every move loses, but the search still tells a
+/// move that loses by less (a group saved, a boundary held) from one that gives up more.
+/// Won positions keep plain win or loss: playing for a bigger margin there risks the win.
+#[derive(Default)]
+struct Target {
+    playouts: u32,
+    /// Black's margins summed, and Black's wins.
+    margins: f32,
+    black_wins: f32,
+}
+
+/// Playouts a thread sees before it judges the position lost or not.
+const TARGET_AFTER: u32 = 256;
+/// A position is lost below this share of won playouts.
+const LOST_SHARE: f32 = 0.15;
+
+impl Target {
+    fn add(&mut self, black_margin: f32) {
+        self.playouts += 1;
+        self.margins += black_margin;
+        self.black_wins += playout::outcome(black_margin);
+    }
+
+    /// The margin Black must beat for a playout to count as a win: 0, or the average margin
+    /// while the root's side is lost.
+    fn black_margin(&self, to_move: Color) -> f32 {
+        if self.playouts < TARGET_AFTER {
+            return 0.0;
+        }
+        let n = self.playouts as f32;
+        let black_share = self.black_wins / n;
+        let share = if to_move == Color::Black {
+            black_share
+        } else {
+            1.0 - black_share
+        };
+        if share < LOST_SHARE {
+            self.margins / n
+        } else {
+            0.0
+        }
+    }
 }
 
 impl Default for Tree {
@@ -771,6 +819,34 @@ fn prior(board: &Board, color: Color, p: Pt, last: Option<Pt>, patterns: bool) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lost_side_plays_against_its_average_margin() {
+        // Black loses 90 % of the playouts, by 20 points on average.
+        let mut target = Target::default();
+        for k in 0..TARGET_AFTER {
+            target.add(if k % 10 == 0 { 10.0 } else { -23.3333 });
+        }
+        let average = target.margins / TARGET_AFTER as f32;
+        assert!((average + 20.0).abs() < 0.2, "{average}");
+        assert_eq!(
+            target.black_margin(Color::Black),
+            average,
+            "lost: play for points"
+        );
+        assert_eq!(target.black_margin(Color::White), 0.0, "won: play to win");
+        // Too few playouts to judge yet.
+        let mut early = Target::default();
+        early.add(-20.0);
+        assert_eq!(early.black_margin(Color::Black), 0.0);
+        // A close game keeps plain wins and losses.
+        let mut close = Target::default();
+        for k in 0..TARGET_AFTER {
+            close.add(if k % 3 == 0 { 5.0 } else { -5.0 });
+        }
+        assert_eq!(close.black_margin(Color::Black), 0.0);
+        assert_eq!(close.black_margin(Color::White), 0.0);
+    }
 
     fn searched(board: &Board, playouts: u64, threads: usize) -> Outcome {
         let root = Root {
