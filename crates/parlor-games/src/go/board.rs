@@ -937,6 +937,15 @@ impl Board {
 
 #[cfg(test)]
 impl Board {
+    /// Every legal move of `color`, in the order of `empties` (random games in tests).
+    pub(super) fn legal_moves(&self, color: Color) -> Vec<Pt> {
+        self.empties()
+            .iter()
+            .copied()
+            .filter(|&p| self.is_legal(color, p))
+            .collect()
+    }
+
     /// A square board from rows written top row first: `X` black, `O` white, anything else empty
     /// (test positions for this module and the ones below it).
     pub(super) fn from_rows(rows: &[&str]) -> Board {
@@ -966,15 +975,6 @@ mod tests {
 
     fn setup(rows: &[&str]) -> Board {
         Board::from_rows(rows)
-    }
-
-    /// Every legal move of `color`.
-    fn legal_moves(b: &Board, color: Color) -> Vec<Pt> {
-        b.empties()
-            .iter()
-            .copied()
-            .filter(|&p| b.is_legal(color, p))
-            .collect()
     }
 
     fn at(b: &Board, s: &str) -> Pt {
@@ -1299,7 +1299,7 @@ mod tests {
             };
             let mut color = Color::Black;
             for step in 0..moves {
-                let legal = legal_moves(&b, color);
+                let legal = b.legal_moves(color);
                 if legal.is_empty() || rng.gen_bool(0.02) {
                     b.pass();
                     n.kozai = None;
@@ -1351,7 +1351,7 @@ mod tests {
             let mut b = Board::new(5);
             let mut color = Color::Black;
             for _ in 0..120 {
-                let legal = legal_moves(&b, color);
+                let legal = b.legal_moves(color);
                 if legal.is_empty() {
                     b.pass();
                 } else {

@@ -555,12 +555,7 @@ mod tests {
                         assert!(!in_line || want, "{p:?}\n{b:?}");
                         one_line[usize::from(in_line)] += 1;
                     }
-                    let legal: Vec<Pt> = b
-                        .empties()
-                        .iter()
-                        .copied()
-                        .filter(|&p| b.is_legal(color, p))
-                        .collect();
+                    let legal = b.legal_moves(color);
                     if legal.is_empty() {
                         b.pass();
                     } else {

@@ -387,12 +387,7 @@ mod tests {
                             checked[usize::from(want)] += 1;
                         }
                     }
-                    let legal: Vec<Pt> = b
-                        .empties()
-                        .iter()
-                        .copied()
-                        .filter(|&p| b.is_legal(color, p))
-                        .collect();
+                    let legal = b.legal_moves(color);
                     if legal.is_empty() {
                         b.pass();
                     } else {

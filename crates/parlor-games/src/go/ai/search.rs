@@ -353,7 +353,7 @@ fn grow(
             value: playout::value(margin - target.black_margin(root.to_move), size),
             win: playout::outcome(margin),
         };
-        target.add(margin);
+        target.add(margin, result.win);
         tree.backup(&path, &moves, tree_moves, root.to_move, result, &mut mark);
         playouts += 1;
     }
@@ -379,10 +379,11 @@ const TARGET_AFTER: u32 = 256;
 const LOST_SHARE: f32 = 0.15;
 
 impl Target {
-    fn add(&mut self, black_margin: f32) {
+    /// Counts a playout that Black won by `black_margin`, `black_win` its outcome.
+    fn add(&mut self, black_margin: f32, black_win: f32) {
         self.playouts += 1;
         self.margins += black_margin;
-        self.black_wins += playout::outcome(black_margin);
+        self.black_wins += black_win;
     }
 
     /// The margin Black must beat for a playout to count as a win: 0, or the average margin
@@ -825,7 +826,8 @@ mod tests {
         // Black loses 90 % of the playouts, by 20 points on average.
         let mut target = Target::default();
         for k in 0..TARGET_AFTER {
-            target.add(if k % 10 == 0 { 10.0 } else { -23.3333 });
+            let margin = if k % 10 == 0 { 10.0 } else { -23.3333 };
+            target.add(margin, playout::outcome(margin));
         }
         let average = target.margins / TARGET_AFTER as f32;
         assert!((average + 20.0).abs() < 0.2, "{average}");
@@ -837,12 +839,13 @@ mod tests {
         assert_eq!(target.black_margin(Color::White), 0.0, "won: play to win");
         // Too few playouts to judge yet.
         let mut early = Target::default();
-        early.add(-20.0);
+        early.add(-20.0, 0.0);
         assert_eq!(early.black_margin(Color::Black), 0.0);
         // A close game keeps plain wins and losses.
         let mut close = Target::default();
         for k in 0..TARGET_AFTER {
-            close.add(if k % 3 == 0 { 5.0 } else { -5.0 });
+            let margin = if k % 3 == 0 { 5.0 } else { -5.0 };
+            close.add(margin, playout::outcome(margin));
         }
         assert_eq!(close.black_margin(Color::Black), 0.0);
         assert_eq!(close.black_margin(Color::White), 0.0);
