@@ -4,9 +4,10 @@
 //!   in atari (capture the attacker or extend), never fill an own eye, else a random legal move;
 //!   pass when nothing is left.
 //! - `normal`: Monte Carlo tree search (UCT + RAVE, priors, playouts with capture/atari/eye rules
-//!   and 3×3 patterns) on one thread with half the time budget, without pattern priors.
-//! - `hard`: the same search with pattern priors, the whole budget and every worker thread (tree
-//!   parallelism: the threads grow one shared tree, with virtual losses to spread them out).
+//!   and 3×3 patterns) on one thread with half the time budget, with hand-made priors only.
+//! - `hard`: the same search with learned priors (`shape`: move weights fitted to GNU Go's choices,
+//!   blended half and half with the hand-made priors), the whole budget and every worker thread
+//!   (tree parallelism: the threads grow one shared tree, with virtual losses to spread them out).
 //!
 //! Both searches read ladders (`ladder`): a new tree node's prior is low for extending a chain
 //! in atari that a ladder captures anyway and high for an atari that captures in a ladder, and
@@ -35,6 +36,7 @@ mod pattern;
 mod playout;
 mod reuse;
 mod search;
+pub mod shape;
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -194,7 +196,7 @@ fn choose_with(req: &GoAiRequest, cache: &Mutex<reuse::Cache>) -> GoAiMove {
     let hard = req.level == AiLevel::Hard;
     let cfg = Config {
         policy: Policy { patterns: true },
-        pattern_priors: hard,
+        learned_priors: hard,
         rave_equivalence: 3000.0,
         expand_at: 2,
         explore: 0.05,

@@ -29,7 +29,7 @@ const PATTERNS: [&str; 14] = [
 
 /// Neighbour order of a 3×3 code (the board's slots): south, west, east, north, south-west,
 /// south-east, north-west, north-east. `(dx, dy)` with `dy = +1` the row above.
-const OFFSETS: [(i32, i32); 8] = [
+pub(super) const OFFSETS: [(i32, i32); 8] = [
     (0, -1),
     (-1, 0),
     (1, 0),
@@ -63,12 +63,6 @@ pub(super) fn table() -> &'static Table {
 #[inline]
 pub(super) fn code(board: &Board, p: Pt) -> usize {
     board.neighbourhood(p) as usize
-}
-
-/// Whether a pattern matches around the empty point `p`.
-#[inline]
-pub(super) fn matches(board: &Board, p: Pt) -> bool {
-    table().matches(board, p)
 }
 
 fn build_table() -> Table {
@@ -152,17 +146,17 @@ mod tests {
     fn hane_matches_in_every_orientation_and_colour() {
         // Enclosing hane "XOX / ... " above the point c3, then rotated and colour-swapped.
         let b = setup(&[".....", ".XOX.", ".....", ".....", "....."]);
-        assert!(matches(&b, b.pt(2, 2)));
+        assert!(table().matches(&b, b.pt(2, 2)));
         let b = setup(&[".....", ".O...", ".X...", ".O...", "....."]);
-        assert!(matches(&b, b.pt(2, 2)), "rotated and swapped");
+        assert!(table().matches(&b, b.pt(2, 2)), "rotated and swapped");
     }
 
     #[test]
     fn an_empty_neighbourhood_and_a_lone_stone_do_not_match() {
         let b = Board::new(9);
-        assert!(!matches(&b, b.pt(4, 4)));
+        assert!(!table().matches(&b, b.pt(4, 4)));
         let b = setup(&[".....", ".....", ".X...", ".....", "....."]);
-        assert!(!matches(&b, b.pt(2, 2)));
+        assert!(!table().matches(&b, b.pt(2, 2)));
     }
 
     #[test]
@@ -212,6 +206,6 @@ mod tests {
     fn edge_patterns_need_the_edge() {
         // Block side cut on the first line: "OX? / X.O / ###" with the point at c1.
         let b = setup(&[".....", ".....", ".....", ".OX..", ".X.O."]);
-        assert!(matches(&b, b.pt(2, 0)));
+        assert!(table().matches(&b, b.pt(2, 0)));
     }
 }

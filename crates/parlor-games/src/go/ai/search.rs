@@ -16,15 +16,16 @@ use rand::SeedableRng;
 
 use super::super::board::{Board, Color, Pt, EMPTY};
 use super::playout::{self, Move, Policy};
-use super::{count, ladder, pattern};
+use super::{count, ladder, shape};
 use rand::rngs::SmallRng;
 
 /// How a search behaves (`normal` and `hard` differ here).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Config {
     pub policy: Policy,
-    /// Use the 3×3 patterns in the priors of new tree nodes.
-    pub pattern_priors: bool,
+    /// Blend the move weights learned from GNU Go's games (`shape`) into the priors of new
+    /// tree nodes.
+    pub learned_priors: bool,
     /// RAVE equivalence: around this many real visits, RAVE and real values weigh the same.
     pub rave_equivalence: f32,
     /// Real visits a leaf needs before it is expanded.
@@ -555,7 +556,7 @@ impl Tree {
         board: &Board,
         color: Color,
         cfg: Config,
-        fresh: &mut Vec<(u16, f32)>,
+        fresh: &mut Vec<(u16, f32, f32)>,
     ) {
         let claimed = self.len.load(Relaxed) < MAX_NODES
             && self
@@ -578,10 +579,11 @@ impl Tree {
         color: Color,
         cfg: Config,
         banned: Option<&[u64]>,
-        fresh: &mut Vec<(u16, f32)>,
+        fresh: &mut Vec<(u16, f32, f32)>,
     ) {
         fresh.clear();
         let last = board.last_move();
+        let weights = shape::weights();
         let mut stones = 0;
         for p in board.points() {
             if board.cells[p.idx()] != EMPTY {
@@ -600,7 +602,16 @@ impl Tree {
                     continue;
                 }
             }
-            fresh.push((p.0, prior(board, color, p, last, cfg.pattern_priors)));
+            let hand = prior(board, color, p, last);
+            let strength = if cfg.learned_priors {
+                weights.strength(&shape::features(board, color, p, last))
+            } else {
+                0.0
+            };
+            fresh.push((p.0, hand, strength));
+        }
+        if cfg.learned_priors {
+            blend_learned(fresh);
         }
         // Passing is weak while much of the board is open; near the end it is a real option.
         let filled = stones as f32 / (board.size() * board.size()) as f32;
@@ -609,13 +620,13 @@ impl Tree {
         } else {
             (0.1 + 0.4 * filled).min(0.45)
         };
-        fresh.push((PASS, pass_value));
+        fresh.push((PASS, pass_value, 0.0));
         let parent = self.node(node);
         let Some(first) = self.alloc(fresh.len()) else {
             parent.children.store(0, Release);
             return;
         };
-        for (&(mv, value), child) in fresh.iter().zip(self.slots(first, fresh.len())) {
+        for (&(mv, value, _), child) in fresh.iter().zip(self.slots(first, fresh.len())) {
             child.init(mv, value);
         }
         parent.first_child.store(first as u32, Relaxed);
@@ -752,8 +763,28 @@ impl Node {
     }
 }
 
+/// Share of the hand-made prior in `hard`'s blend; the rest is the learned one. The hand-made
+/// prior knows what GNU Go's games rarely show: a big chain in atari is worth a lot.
+const HAND_SHARE: f32 = 0.5;
+/// How far the learned prior moves from 0.5 per unit of log relative strength.
+const LEARNED_SLOPE: f32 = 0.15;
+
+/// Turns the learned strengths of new children (their third field) into priors blended into
+/// the hand-made ones (their second): a move as strong as the average candidate counts as 0.5.
+fn blend_learned(fresh: &mut [(u16, f32, f32)]) {
+    if fresh.is_empty() {
+        return;
+    }
+    let uniform = fresh.len() as f32 / fresh.iter().map(|f| f.2).sum::<f32>();
+    for (_, value, strength) in fresh.iter_mut() {
+        let relative = (*strength * uniform).max(1e-6);
+        let learned = 0.5 + 0.5 * (LEARNED_SLOPE * relative.ln()).tanh();
+        *value = (HAND_SHARE * *value + (1.0 - HAND_SHARE) * learned).clamp(0.05, 0.95);
+    }
+}
+
 /// A heuristic guess of how good `p` is for `color`, in 0..1 (0.5 neutral).
-fn prior(board: &Board, color: Color, p: Pt, last: Option<Pt>, patterns: bool) -> f32 {
+fn prior(board: &Board, color: Color, p: Pt, last: Option<Pt>) -> f32 {
     let own = color.cell();
     let enemy = color.opponent().cell();
     let mut value: f32 = 0.5;
@@ -786,9 +817,6 @@ fn prior(board: &Board, color: Color, p: Pt, last: Option<Pt>, patterns: bool) -
         // The way out runs into a ladder that captures the chain anyway, one stone bigger:
         // it only feeds the opponent.
         value -= 0.5;
-    }
-    if patterns && pattern::matches(board, p) {
-        value += 0.1;
     }
     for d in board.diagonals(p) {
         let cell = board.cells[d.idx()];
@@ -861,7 +889,7 @@ mod tests {
         };
         let cfg = Config {
             policy: Policy { patterns: true },
-            pattern_priors: true,
+            learned_priors: true,
             rave_equivalence: 3000.0,
             expand_at: 2,
             explore: 0.05,
@@ -935,7 +963,7 @@ mod tests {
         let prior_at = |rows: &[String; 13], color: Color, point: (usize, usize)| {
             let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
             let b = Board::from_rows(&rows);
-            prior(&b, color, b.pt(point.0, point.1), None, true)
+            prior(&b, color, b.pt(point.0, point.1), None)
         };
         let (e10, d5, f10) = ((4, 9), (3, 4), (5, 9));
         let caught = rows('.');
