@@ -173,6 +173,7 @@ def main():
     ap.add_argument("--opponent", default=None, help="GTP command line of the opponent (default: GNU Go)")
     ap.add_argument("--opponent-dir", default=None, help="working directory for the opponent's command")
     ap.add_argument("--jobs", type=int, default=1, help="games played at the same time")
+    ap.add_argument("--first-seed", type=int, default=1, help="our seed in game 0 (game k gets this + k)")
     ap.add_argument("--records", default="target/go_match", help="write every game as SGF here")
     ap.add_argument("--max-moves", type=int, default=0, help="default: 3 x size x size")
     args = ap.parse_args()
@@ -191,7 +192,7 @@ def main():
         ours_cmd = (args.ours or (
             shlex.quote(go_gtp) + " --level {level} --time {time} --threads {threads} --seed {seed}"
             + (" --resign" if args.resign else "")
-        )).format(level=args.level, time=args.time, threads=args.threads, seed=game + 1)
+        )).format(level=args.level, time=args.time, threads=args.threads, seed=args.first_seed + game)
         ours = Gtp(ours_cmd)
         opponent = Gtp(opponent_cmd, cwd=args.opponent_dir)
         try:

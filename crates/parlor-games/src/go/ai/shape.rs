@@ -28,7 +28,7 @@ pub const GROUP_NAMES: [&str; GROUPS] = [
     "line",
 ];
 
-/// A candidate's level in every group; level 0 is "none" outside the shape group.
+/// A candidate's level in every group; the shape's is its raw 3×3 code (see [`canonical`]).
 pub type Features = [u32; GROUPS];
 
 /// Bit offsets of the eight neighbours in a shape code: the four orthogonal ones take three
