@@ -286,7 +286,9 @@ async fn an_ai_thinks_within_its_time_and_flags_if_it_cannot(app: TestApp, time:
         .await
         .expect(200);
     assert_eq!(ai.body["applied"], true);
-    app.gomoku_move(&id, &ann, "j10").await.expect(200);
+    let first_reply = ai.body["move"]["move"].clone();
+    let second = if first_reply == "j10" { "g6" } else { "j10" };
+    app.gomoku_move(&id, &ann, second).await.expect(200);
     let ai = ai_move(&app, &id, &ann, json!({"time_ms": 5_000}))
         .await
         .expect(200);
@@ -297,8 +299,14 @@ async fn an_ai_thinks_within_its_time_and_flags_if_it_cannot(app: TestApp, time:
     );
     assert_eq!(ai.body["game"]["status"], "active");
 
-    // The clock runs out while it thinks: its turn ends in a flag, not a move.
-    app.gomoku_move(&id, &ann, "k11").await.expect(200);
+    // The clock runs out while it thinks: its turn ends in a flag, not a move. Ann plays a
+    // corner the AI has not taken (it answers near the stones, but its search is timed).
+    let taken = [&first_reply, &ai.body["move"]["move"]];
+    let corner = ["a1", "o15"]
+        .into_iter()
+        .find(|c| taken.iter().all(|t| t.as_str() != Some(c)))
+        .expect("two moves take at most one of two corners");
+    app.gomoku_move(&id, &ann, corner).await.expect(200);
     let asking = ai_move(&app, &id, &ann, json!({"time_ms": 1_000}));
     let moving = async {
         tokio::time::sleep(Duration::from_millis(200)).await;
