@@ -651,6 +651,27 @@ impl Board {
         Self::own_bits(self.codes[p.idx()], color)
     }
 
+    /// One stone of each distinct chain among the orthogonal neighbours of `p` that `slots`
+    /// selects (one bit per code slot, as [`Board::stones_next_to`] gives them): two neighbours
+    /// in one chain count once.
+    #[inline]
+    pub(super) fn chains_among(&self, p: Pt, mut slots: u16) -> impl Iterator<Item = Pt> + '_ {
+        let mut seen = [Pt(0); 4];
+        let mut count = 0;
+        std::iter::from_fn(move || {
+            while slots != 0 {
+                let n = self.slot_neighbour(p, slots.trailing_zeros() as usize / 2);
+                slots &= slots - 1;
+                if !seen[..count].iter().any(|&s| self.same_chain(s, n)) {
+                    seen[count] = n;
+                    count += 1;
+                    return Some(n);
+                }
+            }
+            None
+        })
+    }
+
     /// The neighbourhood code of `p` read from the cells (the definition the kept codes follow).
     fn code_from_cells(&self, p: Pt) -> u16 {
         // One slice from the lower left to the upper right neighbour, so the reads need no checks.

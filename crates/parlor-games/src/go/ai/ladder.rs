@@ -166,17 +166,7 @@ fn liberties_after(board: &Board, color: Color, p: Pt) -> Option<(usize, [Pt; 2]
             return Some((3, [found[0], found[1]]));
         }
     }
-    let mut own = board.stones_next_to(color, p);
-    let mut walked = [Pt(0); 4];
-    let mut chains = 0;
-    while own != 0 {
-        let n = board.slot_neighbour(p, own.trailing_zeros() as usize / 2);
-        own &= own - 1;
-        if walked[..chains].iter().any(|&w| board.same_chain(w, n)) {
-            continue;
-        }
-        walked[chains] = n;
-        chains += 1;
+    for n in board.chains_among(p, board.stones_next_to(color, p)) {
         if board.chain_liberties(n) > 3 {
             return Some((3, [found[0], found[1]])); // three left besides `p`
         }

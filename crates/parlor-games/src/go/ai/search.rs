@@ -590,7 +590,7 @@ impl Tree {
                 stones += 1;
                 continue;
             }
-            if board.is_eyeish(color, p) || !playout::playable(board, color, p) {
+            if !shape::is_candidate(board, color, p) {
                 continue;
             }
             if let Some(banned) = banned {

@@ -63,17 +63,7 @@ pub fn features(board: &Board, color: Color, p: Pt, last: Option<Pt>) -> Feature
     // atari is a rescue.
     let mut captured = 0;
     let mut rescue = false;
-    let mut chains = [Pt(0); 4];
-    let mut seen = 0;
-    let mut enemies = board.stones_next_to(color.opponent(), p) & in_atari;
-    while enemies != 0 {
-        let n = board.slot_neighbour(p, enemies.trailing_zeros() as usize / 2);
-        enemies &= enemies - 1;
-        if chains[..seen].iter().any(|&c| board.same_chain(c, n)) {
-            continue;
-        }
-        chains[seen] = n;
-        seen += 1;
+    for n in board.chains_among(p, board.stones_next_to(color.opponent(), p) & in_atari) {
         captured += board.chain_len(n);
         rescue |= board
             .chain(n)
@@ -266,9 +256,15 @@ pub fn candidates(board: &Board, color: Color) -> Vec<(Pt, Features)> {
     board
         .empties()
         .iter()
-        .filter(|&&p| !board.is_eyeish(color, p) && playout::playable(board, color, p))
+        .filter(|&&p| is_candidate(board, color, p))
         .map(|&p| (p, features(board, color, p, last)))
         .collect()
+}
+
+/// Whether the search considers the empty point `p` for `color`: legal, and not filling what
+/// looks like an own eye.
+pub fn is_candidate(board: &Board, color: Color, p: Pt) -> bool {
+    !board.is_eyeish(color, p) && playout::playable(board, color, p)
 }
 
 #[cfg(test)]
