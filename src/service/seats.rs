@@ -34,9 +34,9 @@ pub fn check_visible(text: &str, what: &str) -> Result<(), ServiceError> {
     Ok(())
 }
 
-/// A player's name: trimmed, 1–32 characters, no control characters, no invisible characters
-/// (Unicode's Default_Ignorable_Code_Point, which includes the bidirectional controls), and not
-/// `AI` in any case or look-alike unless it names an AI seat.
+/// A player's name: 1–32 characters as sent, not only spaces, trimmed; no control characters,
+/// no invisible characters (Unicode's Default_Ignorable_Code_Point, which includes the
+/// bidirectional controls), and not `AI` in any case or look-alike unless it names an AI seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerName(String);
 
@@ -82,8 +82,9 @@ impl PlayerName {
                 "a player name may not contain control characters".into(),
             ));
         }
+        // The schema bounds the name as sent: spaces trimmed off do not make room for more.
         let name = raw.trim();
-        if name.is_empty() || name.chars().count() > Self::MAX_CHARS {
+        if name.is_empty() || raw.chars().count() > Self::MAX_CHARS {
             return Err(ServiceError::Invalid(format!(
                 "a player name has 1 to {} characters, not {:?}",
                 Self::MAX_CHARS,
@@ -228,6 +229,9 @@ mod tests {
         // At the ends too: trimming would otherwise hide them (schemathesis sent "6\n").
         assert!(PlayerName::parse("6\n").is_err());
         assert!(PlayerName::parse("\tbob").is_err());
+        // The limit counts what was sent (schemathesis sent a no-break space and 32 more).
+        assert!(PlayerName::parse(&format!("\u{a0}{}", "x".repeat(32))).is_err());
+        assert!(PlayerName::parse(&format!(" {} ", "x".repeat(30))).is_ok());
     }
 
     #[test]
