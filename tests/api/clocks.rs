@@ -305,7 +305,7 @@ async fn an_ai_thinks_within_its_time_and_flags_if_it_cannot(app: TestApp, time:
     let corner = ["a1", "o15"]
         .into_iter()
         .find(|c| taken.iter().all(|t| t.as_str() != Some(c)))
-        .expect("two moves take at most one of two corners");
+        .expect("the AI answered near h8, away from both far corners");
     app.gomoku_move(&id, &ann, corner).await.expect(200);
     let asking = ai_move(&app, &id, &ann, json!({"time_ms": 1_000}));
     let moving = async {
