@@ -13,6 +13,8 @@ mod refusals;
 pub mod registry;
 #[cfg(feature = "turn")]
 pub mod seed;
+#[cfg(feature = "turn")]
+pub mod table;
 pub mod takeback;
 mod turn;
 pub mod uno;

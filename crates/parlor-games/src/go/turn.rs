@@ -18,11 +18,11 @@ use super::score::{ScoreReport, Scoring};
 use super::sgf::SgfMeta;
 use super::vertex::{GoPlay, Vertex};
 use crate::clock::{Clock, TimeControl};
-use crate::proposal::{self, DrawOffer};
-use crate::takeback::{Takeback, TakebackAction, TakebackRule, Verdict};
+use crate::table::{table_events, Table};
+use crate::takeback::{TakebackAction, TakebackRule};
 use crate::{
     schema_of, AiAnalysis, AiBudget, AiCandidate, AiChoice, AiLevel, AiRatings, EndReason, Example,
-    Forfeit, GameResult, PlayerSpec, Report, ReportParam, ReportQuery, ReportSpec, RuleError, Seat,
+    GameResult, PlayerSpec, Report, ReportParam, ReportQuery, ReportSpec, RuleError, Seat,
     SeatKind, TurnGame,
 };
 
@@ -100,29 +100,12 @@ pub struct GoMove {
 pub struct GoGame {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     ai_resign: bool,
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    aborted: bool,
-    #[serde(default)]
-    takeback: Takeback,
-    /// Created with `auto_ai`: the server plays AI seats after each human change.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    auto_ai: bool,
-    /// Created with `"rated": false`, or from an SGF record.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    unrated: bool,
-    /// A seat that lost on time or was claimed gone.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    forfeit: Option<Forfeit>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    clock: Option<Clock>,
-    /// A draw one seat offered and the other has not answered.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    draw_offer: Option<DrawOffer>,
-    /// The seats agreed to a draw.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    drawn: bool,
+    #[serde(flatten)]
+    table: Table,
     game: Go,
 }
+
+table_events!(GoEvent);
 
 /// The answer of `GET …/score`: the count, and with `estimate=true` what the playouts said.
 #[derive(Clone, Debug, Serialize, ToSchema)]
@@ -431,10 +414,7 @@ impl GoGame {
         if !possible {
             return Ok(None);
         }
-        Ok(match self.takeback.request(by, action, seats)? {
-            Verdict::Proposed(proposal) => Some(vec![GoEvent::TakebackProposed { proposal }]),
-            Verdict::Now => None,
-        })
+        self.table.ask_takeback(by, action, seats)
     }
 
     /// Where a take-back stops: when a human is to move (an open seat counts as one). Without a
@@ -442,7 +422,7 @@ impl GoGame {
     /// Whether the game ended outside the board (aborted, agreed drawn, forfeited): no take-back
     /// reopens it, unlike an ending by two passes.
     fn ended_early(&self) -> bool {
-        self.aborted || self.drawn || self.forfeit.is_some()
+        self.table.ending().is_some()
     }
 
     fn human_to_move(seats: &[SeatKind]) -> impl Fn(Color) -> bool + '_ {
@@ -505,17 +485,13 @@ impl TurnGame for GoGame {
             ai_resign: options
                 .ai_resign
                 .unwrap_or_else(|| seats.contains(&SeatKind::Ai(AiLevel::Hard))),
-            aborted: false,
-            takeback: Takeback::new(options.takeback.unwrap_or_default()),
-            auto_ai: options.auto_ai.unwrap_or(false),
-            unrated: options.rated == Some(false) || options.sgf.is_some(),
-            forfeit: None,
-            draw_offer: None,
-            drawn: false,
-            clock: options
-                .clock
-                .map(|control| Clock::new(control, 2, Self::BYOYOMI))
-                .transpose()?,
+            table: Table::new(
+                options.takeback,
+                options.auto_ai,
+                options.rated == Some(false) || options.sgf.is_some(),
+                options.clock,
+                Self::BYOYOMI,
+            )?,
         };
         if options.rated == Some(true) && !table.rated() {
             return Err(RuleError::InvalidOptions(format!(
@@ -536,12 +512,12 @@ impl TurnGame for GoGame {
     }
 
     fn auto_ai(&self) -> bool {
-        self.auto_ai
+        self.table.auto_ai()
     }
 
     /// Not from an SGF record or handicap stones, and at a komi the AI levels were rated at.
     fn rated(&self) -> bool {
-        !self.unrated
+        self.table.rated()
             && self.game.setup().is_empty()
             && RATED_KOMI.contains(&self.game.options().komi)
     }
@@ -567,53 +543,37 @@ impl TurnGame for GoGame {
             .game
             .play(color_for(seat)?, mv.play)
             .map_err(rule_error)?;
-        if let Some(proposal) = self.takeback.declined_by_move() {
-            events.insert(0, GoEvent::TakebackDeclined { proposal });
-        }
-        if let Some(offer) = proposal::declined_by_move(&mut self.draw_offer) {
-            events.insert(0, GoEvent::DrawDeclined { by: offer.by });
-        }
+        self.table.declined_by_move(&mut events);
         Ok(events)
     }
 
     fn clock(&self) -> Option<&Clock> {
-        self.clock.as_ref()
+        self.table.clock()
     }
 
     fn clock_mut(&mut self) -> Option<&mut Clock> {
-        self.clock.as_mut()
+        self.table.clock_mut()
     }
 
     fn forfeit(&mut self, seat: Seat, reason: EndReason) -> Result<Vec<GoEvent>, RuleError> {
         let over = self.result().is_some();
-        let result = Forfeit::record(&mut self.forfeit, over, seat, reason)?;
-        Ok(vec![GoEvent::GameOver { result }])
+        self.table.forfeit(over, seat, reason)
     }
 
     fn abort(&mut self) -> Vec<GoEvent> {
-        self.aborted = true;
-        vec![GoEvent::GameOver {
-            result: GameResult::aborted(),
-        }]
+        self.table.abort()
     }
 
     fn result(&self) -> Option<GameResult> {
-        if self.aborted {
-            return Some(GameResult::aborted());
-        }
-        if let Some(forfeit) = &self.forfeit {
-            return Some(forfeit.result());
-        }
-        if self.drawn {
-            return Some(DrawOffer::agreed());
-        }
-        self.game.result().map(|result| result.shared())
+        self.table
+            .ending()
+            .or_else(|| self.game.result().map(|result| result.shared()))
     }
 
     fn view(&self, _seat: Option<Seat>) -> GoView {
         GoView {
-            takeback: self.takeback,
-            draw_offer: self.draw_offer,
+            takeback: self.table.takeback(),
+            draw_offer: self.table.draw_offer(),
             ai_resign: self.ai_resign,
             ..self.game.view()
         }
@@ -702,18 +662,8 @@ impl TurnGame for GoGame {
     }
 
     fn offer_draw(&mut self, by: Seat, seats: &[SeatKind]) -> Result<Vec<GoEvent>, RuleError> {
-        if self.result().is_some() {
-            return Err(RuleError::GameOver);
-        }
-        match DrawOffer::offer(&mut self.draw_offer, by, seats)? {
-            proposal::Verdict::Proposed(offer) => Ok(vec![GoEvent::DrawOffered { by: offer.by }]),
-            proposal::Verdict::Now => {
-                self.drawn = true;
-                Ok(vec![GoEvent::GameOver {
-                    result: DrawOffer::agreed(),
-                }])
-            }
-        }
+        let over = self.result().is_some();
+        self.table.offer_draw(over, by, seats)
     }
 
     fn reports() -> &'static [ReportSpec] {
@@ -744,6 +694,7 @@ impl TurnGame for GoGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::proposal::DrawOffer;
 
     fn table(size: i64, seats: &[SeatKind]) -> GoGame {
         let options = GoCreate {

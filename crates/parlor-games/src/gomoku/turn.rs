@@ -11,11 +11,12 @@ use utoipa::ToSchema;
 
 use super::{ai, Gomoku, GomokuError, Point, Rule, Stone};
 use crate::clock::{Clock, TimeControl};
-use crate::proposal::{self, DrawOffer};
-use crate::takeback::{Takeback, TakebackAction, TakebackProposal, TakebackRule, Verdict};
+use crate::proposal::DrawOffer;
+use crate::table::{table_events, Table};
+use crate::takeback::{Takeback, TakebackAction, TakebackProposal, TakebackRule};
 use crate::{
-    AiAnalysis, AiBudget, AiChoice, AiLevel, AiRatings, EndReason, Example, Forfeit, GameResult,
-    PlayerSpec, RuleError, Seat, SeatKind, TurnGame,
+    AiAnalysis, AiBudget, AiChoice, AiLevel, AiRatings, EndReason, Example, GameResult, PlayerSpec,
+    RuleError, Seat, SeatKind, TurnGame,
 };
 
 /// Gomoku's own reason for an ending.
@@ -101,32 +102,13 @@ pub struct GomokuMove {
     pub play: GomokuPlay,
 }
 
-/// A Gomoku game: the board and, if it came to that, who resigned or that it was ended.
+/// A Gomoku game: the board, the table around it and, if it came to that, who resigned.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GomokuGame {
     #[serde(default)]
     resigned: Option<Seat>,
-    #[serde(default)]
-    aborted: bool,
-    #[serde(default)]
-    takeback: Takeback,
-    /// Created with `auto_ai`: the server plays AI seats after each human change.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    auto_ai: bool,
-    /// Created with `"rated": false`.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    unrated: bool,
-    /// A seat that lost on time or was claimed gone.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    forfeit: Option<Forfeit>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    clock: Option<Clock>,
-    /// A draw one seat offered and the other has not answered.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    draw_offer: Option<DrawOffer>,
-    /// The seats agreed to a draw.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    drawn: bool,
+    #[serde(flatten)]
+    table: Table,
     board: Gomoku,
 }
 
@@ -204,6 +186,8 @@ pub enum GomokuEvent {
         result: GameResult,
     },
 }
+
+table_events!(GomokuEvent);
 
 fn seat_of(stone: Stone) -> Seat {
     match stone {
@@ -317,17 +301,13 @@ impl TurnGame for GomokuGame {
         Ok(Self {
             board,
             resigned: None,
-            aborted: false,
-            takeback: Takeback::new(options.takeback.unwrap_or_default()),
-            auto_ai: options.auto_ai.unwrap_or(false),
-            unrated: options.rated == Some(false),
-            forfeit: None,
-            draw_offer: None,
-            drawn: false,
-            clock: options
-                .clock
-                .map(|control| Clock::new(control, 2, Self::BYOYOMI))
-                .transpose()?,
+            table: Table::new(
+                options.takeback,
+                options.auto_ai,
+                options.rated == Some(false),
+                options.clock,
+                Self::BYOYOMI,
+            )?,
         })
     }
 
@@ -340,11 +320,11 @@ impl TurnGame for GomokuGame {
     }
 
     fn auto_ai(&self) -> bool {
-        self.auto_ai
+        self.table.auto_ai()
     }
 
     fn rated(&self) -> bool {
-        !self.unrated
+        self.table.rated()
     }
 
     fn resigns(mv: &GomokuMove) -> bool {
@@ -367,12 +347,7 @@ impl TurnGame for GomokuGame {
                 vec![GomokuEvent::Resign { seat }]
             }
         };
-        if let Some(proposal) = self.takeback.declined_by_move() {
-            events.insert(0, GomokuEvent::TakebackDeclined { proposal });
-        }
-        if let Some(offer) = proposal::declined_by_move(&mut self.draw_offer) {
-            events.insert(0, GomokuEvent::DrawDeclined { by: offer.by });
-        }
+        self.table.declined_by_move(&mut events);
         if let Some(result) = self.result() {
             events.push(GomokuEvent::GameOver { result });
         }
@@ -380,35 +355,25 @@ impl TurnGame for GomokuGame {
     }
 
     fn clock(&self) -> Option<&Clock> {
-        self.clock.as_ref()
+        self.table.clock()
     }
 
     fn clock_mut(&mut self) -> Option<&mut Clock> {
-        self.clock.as_mut()
+        self.table.clock_mut()
     }
 
     fn forfeit(&mut self, seat: Seat, reason: EndReason) -> Result<Vec<GomokuEvent>, RuleError> {
         let over = self.result().is_some();
-        let result = Forfeit::record(&mut self.forfeit, over, seat, reason)?;
-        Ok(vec![GomokuEvent::GameOver { result }])
+        self.table.forfeit(over, seat, reason)
     }
 
     fn abort(&mut self) -> Vec<GomokuEvent> {
-        self.aborted = true;
-        vec![GomokuEvent::GameOver {
-            result: GameResult::aborted(),
-        }]
+        self.table.abort()
     }
 
     fn result(&self) -> Option<GameResult> {
-        if self.aborted {
-            return Some(GameResult::aborted());
-        }
-        if let Some(forfeit) = &self.forfeit {
-            return Some(forfeit.result());
-        }
-        if self.drawn {
-            return Some(DrawOffer::agreed());
+        if let Some(ending) = self.table.ending() {
+            return Some(ending);
         }
         if let Some(loser) = self.resigned {
             let winner = 1 - loser;
@@ -443,8 +408,8 @@ impl TurnGame for GomokuGame {
             moves: self.board.moves().iter().map(Point::to_string).collect(),
             next: color(self.board.next()),
             winning_line,
-            takeback: self.takeback,
-            draw_offer: self.draw_offer,
+            takeback: self.table.takeback(),
+            draw_offer: self.table.draw_offer(),
             forbidden: (self.board.rule() == Rule::Renju && self.turn() == Some(0)).then(|| {
                 self.board
                     .forbidden_points()
@@ -488,10 +453,8 @@ impl TurnGame for GomokuGame {
         if self.board.moves().is_empty() {
             return Err(RuleError::Conflict("there is no move to take back".into()));
         }
-        if let Verdict::Proposed(proposal) =
-            self.takeback.request(by, TakebackAction::Undo, seats)?
-        {
-            return Ok(vec![GomokuEvent::TakebackProposed { proposal }]);
+        if let Some(proposed) = self.table.ask_takeback(by, TakebackAction::Undo, seats)? {
+            return Ok(proposed);
         }
         let mut taken = Vec::new();
         let has_human = seats.contains(&SeatKind::Human);
@@ -510,20 +473,8 @@ impl TurnGame for GomokuGame {
     }
 
     fn offer_draw(&mut self, by: Seat, seats: &[SeatKind]) -> Result<Vec<GomokuEvent>, RuleError> {
-        if self.result().is_some() {
-            return Err(RuleError::GameOver);
-        }
-        match DrawOffer::offer(&mut self.draw_offer, by, seats)? {
-            proposal::Verdict::Proposed(offer) => {
-                Ok(vec![GomokuEvent::DrawOffered { by: offer.by }])
-            }
-            proposal::Verdict::Now => {
-                self.drawn = true;
-                Ok(vec![GomokuEvent::GameOver {
-                    result: DrawOffer::agreed(),
-                }])
-            }
-        }
+        let over = self.result().is_some();
+        self.table.offer_draw(over, by, seats)
     }
 }
 
