@@ -182,7 +182,10 @@ pub(crate) mod class {
 const PATTERN_VALUE: [i32; pat::COUNT] = [0, 1, 3, 4, 12, 10, 40, 30, 150, 1000];
 
 /// The class and value of a point from its four line patterns.
-pub(crate) fn combine(patterns: [u8; 4]) -> (u8, i32) {
+/// With `forbidden_combos` (black under renju) a double three or a double four is worth nothing:
+/// black may not play it (the rare three that is no real three aside). Its class stays, so the
+/// renju check still looks at the point.
+pub(crate) fn combine(patterns: [u8; 4], forbidden_combos: bool) -> (u8, i32) {
     let mut count = [0u8; pat::COUNT];
     let mut value = 0;
     for p in patterns {
@@ -206,6 +209,10 @@ pub(crate) fn combine(patterns: [u8; 4]) -> (u8, i32) {
     } else {
         class::NONE
     };
+    let double_four = class == class::FLEX4 && count[usize::from(pat::FLEX4)] == 0;
+    if forbidden_combos && (class == class::DOUBLE_THREE || double_four) {
+        return (class, 0);
+    }
     (class, value + CLASS_BONUS[usize::from(class)])
 }
 

@@ -48,15 +48,15 @@ static ZOBRIST: [[u64; CELLS]; 2] = {
 };
 
 /// `combine` for every set of four line patterns `p`, indexed by the decimal number
-/// `p0 p1 p2 p3` (ten patterns per direction).
-fn combine_table() -> &'static [(u8, i16)] {
-    static TABLE: OnceLock<Vec<(u8, i16)>> = OnceLock::new();
-    TABLE.get_or_init(|| {
+/// `p0 p1 p2 p3` (ten patterns per direction); `forbidden_combos` as `combine` takes it.
+fn combine_table(forbidden_combos: bool) -> &'static [(u8, i16)] {
+    static TABLES: [OnceLock<Vec<(u8, i16)>>; 2] = [OnceLock::new(), OnceLock::new()];
+    TABLES[usize::from(forbidden_combos)].get_or_init(|| {
         let n = pat::COUNT;
         (0..n.pow(4))
             .map(|i| {
                 let p = [i / (n * n * n), i / (n * n) % n, i / n % n, i % n].map(|x| x as u8);
-                let (class, value) = patterns::combine(p);
+                let (class, value) = patterns::combine(p, forbidden_combos);
                 (
                     class,
                     i16::try_from(value).expect("point values fit in i16"),
@@ -99,7 +99,8 @@ pub(crate) struct Position {
     patterns: [&'static [u8]; 2],
     /// Black's forbidden points count (renju).
     renju: bool,
-    combos: &'static [(u8, i16)],
+    /// Classes and values of line pattern sets, per colour (black's differ under renju).
+    combos: [&'static [(u8, i16)]; 2],
     spots: Vec<Spot>,
     /// Empty points per colour and class.
     class_count: [[u32; class::COUNT]; 2],
@@ -139,7 +140,7 @@ impl Position {
                 patterns::table(rule, Stone::White),
             ],
             renju: rule == Rule::Renju,
-            combos: combine_table(),
+            combos: [combine_table(rule == Rule::Renju), combine_table(false)],
             spots,
             class_count: [[0; class::COUNT]; 2],
             value_sum: [0; 2],
@@ -164,7 +165,7 @@ impl Position {
                     pos.spots[i].lines[c][d] =
                         pos.patterns[c][usize::from(pos.spots[i].keys[d][c])];
                 }
-                let (new_class, new_value) = pos.combo(pos.spots[i].lines[c]);
+                let (new_class, new_value) = pos.combo(c, pos.spots[i].lines[c]);
                 pos.spots[i].class[c] = new_class;
                 pos.spots[i].value[c] = new_value;
                 pos.class_count[c][usize::from(new_class)] += 1;
@@ -424,10 +425,10 @@ impl Position {
         }
     }
 
-    fn combo(&self, p: [u8; 4]) -> (u8, i16) {
+    fn combo(&self, colour: Colour, p: [u8; 4]) -> (u8, i16) {
         let index = ((usize::from(p[0]) * 10 + usize::from(p[1])) * 10 + usize::from(p[2])) * 10
             + usize::from(p[3]);
-        self.combos[index]
+        self.combos[colour][index]
     }
 
     /// Recomputes the pattern of the empty point `n` along direction `d`, then its class and
@@ -436,7 +437,7 @@ impl Position {
         for c in 0..2 {
             let key = self.spots[n].keys[d][c];
             self.spots[n].lines[c][d] = self.patterns[c][usize::from(key)];
-            let (new_class, new_value) = self.combo(self.spots[n].lines[c]);
+            let (new_class, new_value) = self.combo(c, self.spots[n].lines[c]);
             let spot = &mut self.spots[n];
             self.class_count[c][usize::from(spot.class[c])] -= 1;
             self.class_count[c][usize::from(new_class)] += 1;
@@ -548,5 +549,18 @@ mod tests {
         assert_eq!(pos.count(0, class::FLEX4), 2);
         assert_eq!(pos.five_point_near(at("h8"), 0), None);
         assert!(pos.has_neighbour(at("f6")) && !pos.has_neighbour(at("e8")));
+    }
+
+    #[test]
+    fn under_renju_a_black_double_three_is_worth_nothing_to_black() {
+        // Black h9 h10 i8 j8: h8 makes two open threes, forbidden to black under renju.
+        let moves = ["h9", "a1", "h10", "a3", "i8", "a5", "j8", "a7"].map(|m| m.parse().unwrap());
+        for (rule, worth) in [(Rule::Standard, true), (Rule::Renju, false)] {
+            let pos = Position::from_game(&Gomoku::from_moves(15, rule, &moves).unwrap());
+            let h8 = pos.index("h8".parse().unwrap());
+            assert_eq!(pos.class(BLACK, h8), class::DOUBLE_THREE, "{rule:?}");
+            assert_eq!(pos.value(BLACK, h8) > 0, worth, "{rule:?}");
+            assert!(!pos.allowed(BLACK, h8) || rule != Rule::Renju);
+        }
     }
 }
