@@ -39,6 +39,10 @@
 //! plays J games at a time, each with its own engine; a job keeps about one core busy (the side
 //! to move thinks, the other waits), so mind the machine's cores: timed searches lose strength
 //! when they share one.
+//!
+//! Against another build of Parlor (`--engine "path/to/gomoku_pbrain --level hard --threads 1"`,
+//! an A/B test), pass `--reserve-ms 30`: `gomoku_pbrain` keeps 30 ms of each move for the
+//! protocol, and Parlor's side here then leaves the same 30 ms unused, so both think as long.
 
 use std::collections::HashSet;
 use std::env;
@@ -66,7 +70,7 @@ use gomoku_matches::{parse_level, Clock};
 const USAGE: &str = "usage: gomoku_versus --engine \"<command>\" [--engine-dir DIR] \
 [--engine-threads T] [--games N | --openings N] [--time-ms M] [--rule freestyle|standard|renju] \
 [--size S] [--seed X] [--jobs J] [--level easy|normal|hard] [--threads T] [--records DIR] [--balance] \
-[--balance-ms M] [--balance-max E] [--max-move-ms M] [--no-answer-ms M]";
+[--balance-ms M] [--balance-max E] [--max-move-ms M] [--no-answer-ms M] [--reserve-ms M]";
 
 struct Options {
     engine: String,
@@ -74,6 +78,8 @@ struct Options {
     engine_threads: u32,
     openings: usize,
     time: Duration,
+    /// Taken off each of Parlor's moves (see `--reserve-ms`).
+    reserve: Duration,
     max_move: Duration,
     no_answer: Duration,
     rule: Rule,
@@ -119,6 +125,7 @@ fn parse_args() -> Result<Options, String> {
         engine_threads: 1,
         openings: 10,
         time: Duration::from_millis(1000),
+        reserve: Duration::ZERO,
         max_move: Duration::ZERO,
         no_answer: Duration::ZERO,
         rule: Rule::Freestyle,
@@ -164,6 +171,7 @@ fn parse_args() -> Result<Options, String> {
             }
             "--openings" => options.openings = (number()? as usize).max(1),
             "--time-ms" => options.time = Duration::from_millis(number()?.max(1)),
+            "--reserve-ms" => options.reserve = Duration::from_millis(number()?),
             "--max-move-ms" => options.max_move = Duration::from_millis(number()?),
             "--no-answer-ms" => options.no_answer = Duration::from_millis(number()?),
             "--rule" => options.rule = parse_rule(&value)?,
@@ -587,7 +595,10 @@ fn play_game(
             let decision = ai::choose_move(
                 &game,
                 options.level,
-                options.time,
+                options
+                    .time
+                    .saturating_sub(options.reserve)
+                    .max(Duration::from_millis(1)),
                 options.threads,
                 &mut rng,
             )
@@ -693,7 +704,8 @@ fn play_game(
         "game": index,
         "opening_index": opening_index,
         "parlor": {"colour": colour_name(parlor), "level": options.level.as_str(),
-                   "time_ms": options.time.as_millis() as u64},
+                   "time_ms": options.time.as_millis() as u64,
+                   "reserve_ms": options.reserve.as_millis() as u64},
         "opponent": {"colour": colour_name(opponent_colour), "name": engine_name,
                      "command": options.engine, "threads": options.engine_threads,
                      "time_ms": options.time.as_millis() as u64},
