@@ -479,7 +479,7 @@ impl TurnGame for GoGame {
             }
             None => Go::new(Self::options_from(options)?).map_err(rule_error)?,
         };
-        let table = GoGame {
+        let created = GoGame {
             game,
             // Against `hard` a lost game ends with a resignation rather than hundreds of moves.
             ai_resign: options
@@ -493,14 +493,14 @@ impl TurnGame for GoGame {
                 Self::BYOYOMI,
             )?,
         };
-        if options.rated == Some(true) && !table.rated() {
+        if options.rated == Some(true) && !created.rated() {
             return Err(RuleError::InvalidOptions(format!(
                 "a rated Go game starts even: no `sgf` record (nor handicap stones) and a komi of \
                  {}; this one cannot be rated (leave `rated` out, or give false)",
                 RATED_KOMI.map(|k| k.to_string()).join(", ")
             )));
         }
-        Ok(table)
+        Ok(created)
     }
 
     fn turn(&self) -> Option<Seat> {
