@@ -209,7 +209,8 @@ pub(crate) fn combine(patterns: [u8; 4], forbidden_combos: bool) -> (u8, i32) {
     } else {
         class::NONE
     };
-    let double_four = class == class::FLEX4 && count[usize::from(pat::FLEX4)] == 0;
+    // Two fours, an open four among them or not.
+    let double_four = class == class::FLEX4 && count[usize::from(pat::FLEX4)] + fours >= 2;
     if forbidden_combos && (class == class::DOUBLE_THREE || double_four) {
         return (class, 0);
     }
@@ -300,5 +301,30 @@ mod tests {
             table(Rule::Renju, Stone::White),
             table(Rule::Freestyle, Stone::Black)
         ));
+    }
+
+    #[test]
+    fn forbidden_combinations_are_worth_nothing_to_black_under_renju() {
+        use pat::{BLOCK4, DEAD, FIVE, FLEX3, FLEX4};
+        for forbidden in [
+            [FLEX3, FLEX3, DEAD, DEAD],
+            [BLOCK4, BLOCK4, DEAD, DEAD],
+            [FLEX4, BLOCK4, DEAD, DEAD],
+            [FLEX4, FLEX4, DEAD, DEAD],
+        ] {
+            assert_eq!(combine(forbidden, true).1, 0, "{forbidden:?}");
+            assert!(combine(forbidden, false).1 > 0, "{forbidden:?}");
+        }
+        for allowed in [
+            [FLEX4, DEAD, DEAD, DEAD],
+            [BLOCK4, FLEX3, DEAD, DEAD],
+            [FIVE, BLOCK4, BLOCK4, DEAD],
+        ] {
+            assert_eq!(
+                combine(allowed, true),
+                combine(allowed, false),
+                "{allowed:?}"
+            );
+        }
     }
 }
