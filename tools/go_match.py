@@ -12,7 +12,9 @@ Our side is `target/release/examples/go_gtp` (under $CARGO_TARGET_DIR when set; 
 by default `gnugo --mode gtp --level 10 --chinese-rules` (installed with apt-get when missing).
 Colours alternate (game 0: we are Black). Games end with two passes, a resignation or a move cap;
 a fresh GNU Go replays the moves and its `final_score` under Chinese (area) rules is the result.
-Every game is written as SGF to --records (default target/go_match). Standard library only.
+Every game is written as SGF to --records (default target/go_match); each of our moves carries
+what our engine said of it (`go_gtp`'s stderr line: playouts, win rate, principal variation) as
+a comment, and the whole stderr is kept beside it as gameNNN.log. Standard library only.
 """
 
 import argparse
@@ -103,7 +105,7 @@ def sgf_point(vertex, size):
     return "abcdefghijklmnopqrstuvwxy"[col] + "abcdefghijklmnopqrstuvwxy"[size - row]
 
 
-def play_game(ours, opponent, size, komi, ours_black, max_moves, scorer_cmd, names):
+def play_game(ours, opponent, size, komi, ours_black, max_moves, scorer_cmd):
     for engine in (ours, opponent):
         engine.send(f"boardsize {size}")
         engine.send("clear_board")
@@ -148,6 +150,17 @@ def play_game(ours, opponent, size, komi, ours_black, max_moves, scorer_cmd, nam
             winner = "draw"
         if len(moves) >= max_moves:
             reason = "move cap"
+    return winner, reason, score, moves
+
+
+def sgf_text(text):
+    """`text` escaped for an SGF property value."""
+    return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def sgf_record(size, komi, names, ours_black, winner, score, moves, notes):
+    """The game as SGF; `notes` (our engine's lines, one per move it chose) become the comments of
+    our moves, in order."""
     sgf = "(;GM[1]FF[4]SZ[{}]KM[{}]RU[Chinese]PB[{}]PW[{}]RE[{}]".format(
         size,
         komi,
@@ -155,8 +168,21 @@ def play_game(ours, opponent, size, komi, ours_black, max_moves, scorer_cmd, nam
         names[1] if ours_black else names[0],
         score or ("B+R" if winner == "b" else "W+R"),
     )
-    sgf += "".join(";{}[{}]".format(c.upper(), sgf_point(v, size)) for c, v in moves) + ")\n"
-    return winner, reason, score, len(moves), sgf
+    ours = "b" if ours_black else "w"
+    notes = iter(notes)
+    for c, v in moves:
+        sgf += ";{}[{}]".format(c.upper(), sgf_point(v, size))
+        note = next(notes, None) if c == ours else None
+        if note:
+            sgf += "C[{}]".format(sgf_text(note))
+    return sgf + ")\n"
+
+
+def engine_notes(path):
+    """What `go_gtp` wrote to stderr about each move it chose (its `go_gtp: ` lines), in order."""
+    prefix = "go_gtp: "
+    with open(path) as f:
+        return [line[len(prefix):].strip() for line in f if line.startswith(prefix)]
 
 
 def main():
@@ -193,17 +219,21 @@ def main():
             shlex.quote(go_gtp) + " --level {level} --time {time} --threads {threads} --seed {seed}"
             + (" --resign" if args.resign else "")
         )).format(level=args.level, time=args.time, threads=args.threads, seed=args.first_seed + game)
-        ours = Gtp(ours_cmd)
-        opponent = Gtp(opponent_cmd, cwd=args.opponent_dir)
-        try:
-            names = ("parlor", opponent.send("name") or "opponent")
-            result = play_game(
-                ours, opponent, args.size, args.komi, ours_black, max_moves, scorer_cmd, names
-            )
-        finally:
-            ours.close()
-            opponent.close()
-        return game, ours_black, result
+        log_path = os.path.join(args.records, f"game{game:03d}.log")
+        with open(log_path, "w") as log:
+            ours = Gtp(ours_cmd, log=log)
+            opponent = Gtp(opponent_cmd, cwd=args.opponent_dir)
+            try:
+                names = ("parlor", opponent.send("name") or "opponent")
+                winner, reason, score, moves = play_game(
+                    ours, opponent, args.size, args.komi, ours_black, max_moves, scorer_cmd
+                )
+            finally:
+                ours.close()
+                opponent.close()
+        notes = engine_notes(log_path)
+        sgf = sgf_record(args.size, args.komi, names, ours_black, winner, score, moves, notes)
+        return game, ours_black, (winner, reason, score, len(moves), sgf)
 
     wins = losses = draws = 0
     as_black = [0, 0, 0]  # wins, losses, draws
