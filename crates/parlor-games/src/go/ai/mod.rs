@@ -168,6 +168,12 @@ const RESIGN_AFTER_LOST_SEARCHES: u32 = 3;
 const HOPELESS: f32 = 0.05;
 /// At the end of the game, pass when passing loses at most this much win rate.
 const PASS_TOLERANCE: f32 = 0.05;
+/// Share of the budget for the main search on an open board, where no pass check follows; the
+/// rest covers keeping the tree for the next move.
+const MAIN_SEARCH_SHARE: f32 = 0.96;
+/// Share of the budget for the main search when a search of the opponent's reply to a pass may
+/// follow it.
+const MAIN_SEARCH_SHARE_BEFORE_PASS_CHECK: f32 = 0.85;
 
 /// Chooses a move for `req.to_move`.
 pub fn choose(req: &GoAiRequest) -> GoAiMove {
@@ -207,9 +213,20 @@ fn choose_with(req: &GoAiRequest, cache: &Mutex<reuse::Cache>) -> GoAiMove {
     let threads = if hard { req.threads.max(1) } else { 1 };
     let start = Instant::now();
     let max_playouts = req.max_playouts.unwrap_or(u64::MAX);
-    // The main search leaves a little time for checking a pass at the end of the game.
+    // While much of the board is still nobody's by the seed's count, passing throws the game away
+    // whatever thin visit counts say: on 13×13 and 19×19 a second of search spreads its playouts
+    // over hundreds of moves, and a pass that looked as good as any of them lost whole games.
+    // Such a board is never `settled` either, so no pass check follows the main search.
+    let open_board = unclaimed_points(req.board) > req.board.size();
+    // The main search leaves time for the pass check when one may follow, and a little for
+    // keeping the tree otherwise.
+    let share = if open_board {
+        MAIN_SEARCH_SHARE
+    } else {
+        MAIN_SEARCH_SHARE_BEFORE_PASS_CHECK
+    };
     let limits = Limits {
-        deadline: start + budget.mul_f32(0.85),
+        deadline: start + budget.mul_f32(share),
         max_playouts,
     };
     let root = Root {
@@ -261,10 +278,6 @@ fn choose_with(req: &GoAiRequest, cache: &Mutex<reuse::Cache>) -> GoAiMove {
     } else {
         best
     };
-    // While much of the board is still nobody's by the seed's count, passing throws the game away
-    // whatever thin visit counts say: on 13×13 and 19×19 a second of search spreads its playouts
-    // over hundreds of moves, and a pass that looked as good as any of them lost whole games.
-    let open_board = unclaimed_points(req.board) > req.board.size();
     let mut pass = out.children.len() == 1
         || (req.opponent_passed && our_margin > 0.0)
         || (!open_board
@@ -278,7 +291,7 @@ fn choose_with(req: &GoAiRequest, cache: &Mutex<reuse::Cache>) -> GoAiMove {
     } else {
         best_play.unwrap_or(best)
     };
-    let settled_now = !pass && settled(req.board, &out.ownership);
+    let settled_now = !pass && !open_board && settled(req.board, &out.ownership);
     if settled_now && our_margin > 0.0 && fills_own_area(req.board, req.to_move, best.play) {
         // The game is decided in our favour and the best move only fills a point the seed's
         // count already gives us: it gains nothing (under territory scoring it costs a point).

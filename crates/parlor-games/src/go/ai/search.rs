@@ -637,19 +637,20 @@ impl Tree {
     fn select(&self, node: usize, cfg: Config) -> usize {
         let parent_n = self.node(node).real.load(Relaxed).max(1) as f32;
         let log_n = parent_n.ln();
+        let per_equivalence = 1.0 / cfg.rave_equivalence;
         let (first, kids) = self.children(node);
         let mut best = 0;
         let mut best_value = f32::NEG_INFINITY;
         for (k, c) in kids.iter().enumerate() {
             let (n, w) = (c.n.get(), c.w.get());
-            let q = w / n;
             let (rave_n, rave_w) = (c.rave_n.get(), c.rave_w.get());
-            let value = if rave_n > 0.0 {
-                let beta = rave_n / (rave_n + n + rave_n * n / cfg.rave_equivalence);
-                (1.0 - beta) * q + beta * (rave_w / rave_n)
-            } else {
-                q
-            } + cfg.explore * (log_n / n).sqrt()
+            // (1 - β)·w/n + β·rave_w/rave_n with β = rave_n / (rave_n + n + rave_n·n/equivalence),
+            // over one division (n > 0: a node starts with its prior's visits); plain w/n before
+            // any RAVE sample.
+            let share = rave_n * per_equivalence;
+            let mixed = (w * (1.0 + share) + rave_w) / (n + rave_n + share * n);
+            let value = mixed
+                + cfg.explore * (log_n / n).sqrt()
                 + cfg.prior_bias * (c.prior() - 0.5) / (c.real.load(Relaxed) + 1) as f32;
             if value > best_value {
                 best_value = value;
