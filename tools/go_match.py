@@ -15,12 +15,18 @@ a fresh GNU Go replays the moves and its `final_score` under Chinese (area) rule
 Every game is written as SGF to --records (default target/go_match); each of our moves carries
 what our engine said of it (`go_gtp`'s stderr line: playouts, win rate, principal variation) as
 a comment, and the whole stderr is kept beside it as gameNNN.log. Standard library only.
+
+`--start RECORD.sgf:N` (repeatable) continues games from the first N moves of such a record
+instead of the empty board, Parlor keeping its side in it; game k takes start k modulo their
+number. With it, one position can be played out many times: how far a lost position falls,
+say. The summary gives our mean margin over the counted games.
 """
 
 import argparse
 import concurrent.futures
 import math
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -105,15 +111,18 @@ def sgf_point(vertex, size):
     return "abcdefghijklmnopqrstuvwxy"[col] + "abcdefghijklmnopqrstuvwxy"[size - row]
 
 
-def play_game(ours, opponent, size, komi, ours_black, max_moves, scorer_cmd):
+def play_game(ours, opponent, size, komi, ours_black, max_moves, scorer_cmd, opening=()):
+    """Plays one game after the moves of `opening` (colour, vertex), which both engines replay."""
     for engine in (ours, opponent):
         engine.send(f"boardsize {size}")
         engine.send("clear_board")
         engine.send(f"komi {komi}")
+        for c, v in opening:
+            engine.send(f"play {c} {v}")
     black, white = (ours, opponent) if ours_black else (opponent, ours)
-    moves = []
+    moves = list(opening)
     passes = 0
-    colour = "b"
+    colour = "w" if moves and moves[-1][0] == "b" else "b"
     winner = None
     reason = "score"
     while len(moves) < max_moves:
@@ -153,14 +162,39 @@ def play_game(ours, opponent, size, komi, ours_black, max_moves, scorer_cmd):
     return winner, reason, score, moves
 
 
+def read_start(spec):
+    """`RECORD.sgf:N` as (size, komi, parlor plays black, the first N moves as (colour, vertex))."""
+    path, n = spec.rsplit(":", 1)
+    with open(path) as f:
+        sgf = f.read()
+    prop = lambda name: re.search(name + r"\[([^\]]*)\]", sgf).group(1)
+    size = int(prop("SZ"))
+    cols = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+    moves = [
+        (c.lower(), cols[ord(p[0]) - 97] + str(size - (ord(p[1]) - 97)) if p else "pass")
+        for c, p in re.findall(r";([BW])\[([a-z]*)\]", sgf)
+    ]
+    return size, float(prop("KM")), prop("PB") == "parlor", moves[: int(n)]
+
+
+def our_margin(score, ours_black):
+    """Our margin from GNU Go's `final_score` ("B+3.5", "W+12.0", "0"), None for a resignation."""
+    if not score:
+        return None
+    if score[0] not in "BWbw":
+        return 0.0
+    points = float(score[2:])
+    return points if (score[0].lower() == "b") == ours_black else -points
+
+
 def sgf_text(text):
     """`text` escaped for an SGF property value."""
     return text.replace("\\", "\\\\").replace("]", "\\]")
 
 
-def sgf_record(size, komi, names, ours_black, winner, score, moves, notes):
+def sgf_record(size, komi, names, ours_black, winner, score, moves, notes, replayed=0):
     """The game as SGF; `notes` (our engine's lines, one per move it chose) become the comments of
-    our moves, in order."""
+    our moves after the first `replayed` moves, in order."""
     sgf = "(;GM[1]FF[4]SZ[{}]KM[{}]RU[Chinese]PB[{}]PW[{}]RE[{}]".format(
         size,
         komi,
@@ -170,9 +204,9 @@ def sgf_record(size, komi, names, ours_black, winner, score, moves, notes):
     )
     ours = "b" if ours_black else "w"
     notes = iter(notes)
-    for c, v in moves:
+    for k, (c, v) in enumerate(moves):
         sgf += ";{}[{}]".format(c.upper(), sgf_point(v, size))
-        note = next(notes, None) if c == ours else None
+        note = next(notes, None) if c == ours and k >= replayed else None
         if note:
             sgf += "C[{}]".format(sgf_text(note))
     return sgf + ")\n"
@@ -202,7 +236,10 @@ def main():
     ap.add_argument("--first-seed", type=int, default=1, help="our seed in game 0 (game k gets this + k)")
     ap.add_argument("--records", default="target/go_match", help="write every game as SGF here")
     ap.add_argument("--max-moves", type=int, default=0, help="default: 3 x size x size")
+    ap.add_argument("--start", action="append", default=[], metavar="RECORD.sgf:N",
+                    help="continue from the first N moves of this record (size, komi and our side from it)")
     args = ap.parse_args()
+    starts = [read_start(spec) for spec in args.start]
 
     gnugo = find_gnugo()
     # The example as `cargo build --release --example go_gtp` leaves it (CARGO_TARGET_DIR honoured).
@@ -210,11 +247,14 @@ def main():
         os.environ.get("CARGO_TARGET_DIR", "target"), "release", "examples", "go_gtp"))
     opponent_cmd = args.opponent or f"{gnugo} --mode gtp --level {args.gnugo_level} --chinese-rules"
     scorer_cmd = f"{gnugo} --mode gtp --level 1 --chinese-rules"
-    max_moves = args.max_moves or 3 * args.size * args.size
     os.makedirs(args.records, exist_ok=True)
 
     def one_game(game):
         ours_black = game % 2 == 0
+        size, komi, opening = args.size, args.komi, ()
+        if starts:
+            size, komi, ours_black, opening = starts[game % len(starts)]
+        max_moves = args.max_moves or 3 * size * size
         ours_cmd = (args.ours or (
             shlex.quote(go_gtp) + " --level {level} --time {time} --threads {threads} --seed {seed}"
             + (" --resign" if args.resign else "")
@@ -226,18 +266,19 @@ def main():
             try:
                 names = ("parlor", opponent.send("name") or "opponent")
                 winner, reason, score, moves = play_game(
-                    ours, opponent, args.size, args.komi, ours_black, max_moves, scorer_cmd
+                    ours, opponent, size, komi, ours_black, max_moves, scorer_cmd, opening
                 )
             finally:
                 ours.close()
                 opponent.close()
         notes = engine_notes(log_path)
-        sgf = sgf_record(args.size, args.komi, names, ours_black, winner, score, moves, notes)
+        sgf = sgf_record(size, komi, names, ours_black, winner, score, moves, notes, len(opening))
         return game, ours_black, (winner, reason, score, len(moves), sgf)
 
     wins = losses = draws = 0
     as_black = [0, 0, 0]  # wins, losses, draws
     as_white = [0, 0, 0]
+    margins = []  # ours, in the games counted to the end
     started = time.time()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         for game, ours_black, (winner, reason, score, n_moves, sgf) in pool.map(one_game, range(args.games)):
@@ -252,6 +293,9 @@ def main():
             outcome = "draw" if winner == "draw" else ("won" if won else "lost")
             tally = as_black if ours_black else as_white
             tally[["won", "lost", "draw"].index(outcome)] += 1
+            margin = our_margin(score, ours_black)
+            if margin is not None:
+                margins.append(margin)
             with open(os.path.join(args.records, f"game{game:03d}.sgf"), "w") as f:
                 f.write(sgf)
             print(
@@ -265,11 +309,15 @@ def main():
     print()
     ours_desc = args.ours or f"parlor {args.level} {args.time}s/move, {args.threads} thread(s)"
     theirs_desc = args.opponent or f"gnugo level {args.gnugo_level}"
-    print(f"{args.size}x{args.size} komi {args.komi}, {ours_desc} vs {theirs_desc}: "
+    board = f"{len(starts)} recorded position(s)" if starts else f"{args.size}x{args.size} komi {args.komi}"
+    print(f"{board}, {ours_desc} vs {theirs_desc}: "
           f"{n} games in {time.time() - started:.0f}s, records in {args.records}")
     print(f"parlor wins {wins}, losses {losses}, draws {draws}: "
           f"{100 * (wins + 0.5 * draws) / max(n, 1):.1f} % (95 % Wilson CI {100 * low:.1f}-{100 * high:.1f} %)")
     print("as Black {}-{}-{}, as White {}-{}-{} (wins-losses-draws)".format(*as_black, *as_white))
+    if margins:
+        print(f"our margin over the {len(margins)} counted games: mean {sum(margins) / len(margins):+.1f}, "
+              f"worst {min(margins):+.1f}")
 
 
 if __name__ == "__main__":
