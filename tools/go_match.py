@@ -19,7 +19,7 @@ a comment, and the whole stderr is kept beside it as gameNNN.log. Standard libra
 `--start RECORD.sgf:N` (repeatable) continues games from the first N moves of such a record
 instead of the empty board, Parlor keeping its side in it; game k takes start k modulo their
 number. With it, one position can be played out many times: how far a lost position falls,
-say. The summary gives our mean margin over the counted games.
+say. The summary gives our mean and worst margin over the games counted to the end.
 """
 
 import argparse
@@ -102,13 +102,24 @@ def wilson(wins, n, z=1.96):
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+GTP_COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"  # GTP skips I
+SGF_LETTERS = "abcdefghijklmnopqrstuvwxy"
+
+
 def sgf_point(vertex, size):
+    """A GTP vertex ("D4", "pass") as an SGF point ("" for a pass)."""
     if vertex.lower() == "pass":
         return ""
-    cols = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
-    col = cols.index(vertex[0].upper())
+    col = GTP_COLUMNS.index(vertex[0].upper())
     row = int(vertex[1:])
-    return "abcdefghijklmnopqrstuvwxy"[col] + "abcdefghijklmnopqrstuvwxy"[size - row]
+    return SGF_LETTERS[col] + SGF_LETTERS[size - row]
+
+
+def gtp_vertex(point, size):
+    """An SGF point as a GTP vertex: the inverse of `sgf_point`."""
+    if not point:
+        return "pass"
+    return GTP_COLUMNS[SGF_LETTERS.index(point[0])] + str(size - SGF_LETTERS.index(point[1]))
 
 
 def play_game(ours, opponent, size, komi, ours_black, max_moves, scorer_cmd, opening=()):
@@ -169,11 +180,7 @@ def read_start(spec):
         sgf = f.read()
     prop = lambda name: re.search(name + r"\[([^\]]*)\]", sgf).group(1)
     size = int(prop("SZ"))
-    cols = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
-    moves = [
-        (c.lower(), cols[ord(p[0]) - 97] + str(size - (ord(p[1]) - 97)) if p else "pass")
-        for c, p in re.findall(r";([BW])\[([a-z]*)\]", sgf)
-    ]
+    moves = [(c.lower(), gtp_vertex(p, size)) for c, p in re.findall(r";([BW])\[([a-z]*)\]", sgf)]
     return size, float(prop("KM")), prop("PB") == "parlor", moves[: int(n)]
 
 
