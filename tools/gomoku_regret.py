@@ -65,7 +65,7 @@ def rapfi(rapfi_dir, size, rule, moves, ms):
         found = re.search(r"Eval (\S+)", line)
         if found:
             evaluation = value(found.group(1))
-        if not line.startswith("MESSAGE") and re.fullmatch(r"\d+,\d+", line):
+        if re.fullmatch(r"\d+,\d+", line):
             break
     proc.stdin.write("END\n")
     proc.stdin.close()
@@ -77,10 +77,10 @@ def engine_move(command, size, rule, moves, ms):
     lines = protocol(size, rule, moves, ms) + ["END"]
     out = subprocess.run(shlex.split(command), input="\n".join(lines) + "\n",
                          capture_output=True, text=True, check=True).stdout
-    answers = [l for l in out.splitlines() if re.fullmatch(r"\d+,\d+", l.strip())]
+    answers = [l.strip() for l in out.splitlines() if re.fullmatch(r"\d+,\d+", l.strip())]
     if not answers:
         raise RuntimeError(f"the engine gave no move: {out[-200:]}")
-    return answers[-1].strip()
+    return answers[-1]
 
 
 def positions(record_dirs, own_moves):
