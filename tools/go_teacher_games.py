@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""GNU Go self-play games as SGF: the training data of the Go move-pattern weights.
+"""Self-play games of a GTP engine as SGF: the training data of the Go move-pattern weights.
 
 Usage (from the repo root):
     python3 tools/go_teacher_games.py --games 200 --size 19 --level 6 --jobs 2 --out target/go_teacher
+    python3 tools/go_teacher_games.py --games 400 --size 9 --komi 7 --jobs 2 --out target/go_teacher9 \
+        --engine "./pachi --nodcnn -t =1500 threads=1 -s {seed}" --engine-dir "$PACHI_DIR"
     cargo run --release -p parlor-games --example go_pattern_train -- target/go_teacher/*.sgf
 
-GNU Go plays both colours through GTP. It is nearly deterministic, so each game starts from a few
-random stones on the third to fifth lines (seeded by the game's number) before GNU Go takes over.
-Games end with two passes, a resignation or 2 × size² moves. Standard library only.
+The engine (GNU Go at --level by default, or any GTP command line given with --engine, run in
+--engine-dir, `{seed}` replaced by the game's number plus one) plays both colours. Each game
+starts from a few random stones on the third to fifth lines (seeded by the game's number) before
+the engine takes over: GNU Go is nearly deterministic and would otherwise play the same game every
+time. Games end with two passes, a resignation or 2 × size² moves. Standard library only.
 """
 
 import argparse
@@ -35,9 +39,9 @@ def opening(size, rng):
     return [f"{COLUMNS[c]}{r + 1}" for c, r in points]
 
 
-def one_game(args, gnugo, game):
+def one_game(args, command, game):
     rng = random.Random(args.seed * 100_003 + game)
-    engine = Gtp(f"{gnugo} --mode gtp --level {args.level} --chinese-rules --seed {game + 1}")
+    engine = Gtp(command.replace("{seed}", str(game + 1)), cwd=args.engine_dir)
     try:
         engine.send(f"boardsize {args.size}")
         engine.send("clear_board")
@@ -63,7 +67,7 @@ def one_game(args, gnugo, game):
             colour = "w" if colour == "b" else "b"
     finally:
         engine.close()
-    sgf = f"(;GM[1]FF[4]SZ[{args.size}]KM[{args.komi}]RU[Chinese]PB[GNU Go]PW[GNU Go]RE[{result}]"
+    sgf = f"(;GM[1]FF[4]SZ[{args.size}]KM[{args.komi}]RU[Chinese]PB[{args.name}]PW[{args.name}]RE[{result}]"
     sgf += "".join(f";{c.upper()}[{sgf_point(v, args.size)}]" for c, v in moves) + ")\n"
     path = os.path.join(args.out, f"{args.size}-{args.seed}-{game:04}.sgf")
     with open(path, "w") as f:
@@ -80,12 +84,20 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", default="target/go_teacher")
+    parser.add_argument("--engine", help="GTP command line of the teacher (default: GNU Go)")
+    parser.add_argument("--engine-dir", help="working directory for --engine")
+    parser.add_argument("--name", help="the teacher's name in the SGF (default: from --engine)")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    gnugo = find_gnugo()
+    if args.engine:
+        command = args.engine
+        args.name = args.name or os.path.basename(args.engine.split()[0])
+    else:
+        command = f"{find_gnugo()} --mode gtp --level {args.level} --chinese-rules --seed {{seed}}"
+        args.name = args.name or "GNU Go"
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         done = 0
-        for length in pool.map(lambda g: one_game(args, gnugo, g), range(args.games)):
+        for length in pool.map(lambda g: one_game(args, command, g), range(args.games)):
             done += 1
             print(f"{done}/{args.games} games, last {length} moves", flush=True)
 

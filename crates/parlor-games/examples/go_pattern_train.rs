@@ -38,8 +38,8 @@ fn main() {
     }
     let test_games = (files.len() as f64 * test_share).round() as usize;
     let (test_files, train_files) = files.split_at(test_games);
-    let train = contests(train_files);
-    let test = contests(test_files);
+    let (train, teacher, size) = contests(train_files);
+    let (test, _, _) = contests(test_files);
     eprintln!(
         "{} training positions ({} games), {} test positions ({} games)",
         train.len(),
@@ -134,7 +134,7 @@ fn main() {
     writeln!(
         text,
         "# Go move weights: group level gamma (see go/ai/shape.rs); fitted by \
-         examples/go_pattern_train.rs\n# to {} positions of {} GNU Go self-play games.",
+         examples/go_pattern_train.rs\n# to {} positions of {} {size}x{size} self-play games of {teacher}.",
         train.len(),
         train_files.len()
     )
@@ -191,15 +191,22 @@ fn report(name: &str, weights: &shape::Weights, test: &[Contest]) {
     );
 }
 
-/// The positions of the games in `files` at which the move played was a candidate.
-fn contests(files: &[String]) -> Vec<Contest> {
+/// The positions of the games in `files` at which the move played was a candidate, with the
+/// first game's Black player (the teacher) and board size.
+fn contests(files: &[String]) -> (Vec<Contest>, String, usize) {
     let mut contests = Vec::new();
+    let mut teacher = String::new();
+    let mut size = 0;
     for file in files {
         let text = std::fs::read_to_string(file).expect("read an SGF file");
         let Ok((game, _)) = Go::from_sgf(&text) else {
             eprintln!("{file}: not a game, skipped");
             continue;
         };
+        if teacher.is_empty() {
+            teacher = player_black(&text);
+            size = game.size();
+        }
         let mut board = Board::new(game.size());
         for turn in game.moves() {
             match turn.play {
@@ -219,5 +226,12 @@ fn contests(files: &[String]) -> Vec<Contest> {
             }
         }
     }
-    contests
+    (contests, teacher, size)
+}
+
+/// The `PB[...]` property of an SGF record, empty when it has none.
+fn player_black(sgf: &str) -> String {
+    sgf.split_once("PB[")
+        .and_then(|(_, rest)| rest.split_once(']'))
+        .map_or(String::new(), |(name, _)| name.to_string())
 }
