@@ -42,6 +42,11 @@ def protocol(size, rule, moves, ms):
     return lines
 
 
+def is_move(line):
+    """Whether a stripped Piskvork output line is a move ("x,y")."""
+    return re.fullmatch(r"\d+,\d+", line) is not None
+
+
 def value(text):
     if text.startswith("+M"):
         return MATE
@@ -65,7 +70,7 @@ def rapfi(rapfi_dir, size, rule, moves, ms):
         found = re.search(r"Eval (\S+)", line)
         if found:
             evaluation = value(found.group(1))
-        if re.fullmatch(r"\d+,\d+", line):
+        if is_move(line):
             break
     proc.stdin.write("END\n")
     proc.stdin.close()
@@ -77,7 +82,7 @@ def engine_move(command, size, rule, moves, ms):
     lines = protocol(size, rule, moves, ms) + ["END"]
     out = subprocess.run(shlex.split(command), input="\n".join(lines) + "\n",
                          capture_output=True, text=True, check=True).stdout
-    answers = [l.strip() for l in out.splitlines() if re.fullmatch(r"\d+,\d+", l.strip())]
+    answers = [l for l in map(str.strip, out.splitlines()) if is_move(l)]
     if not answers:
         raise RuntimeError(f"the engine gave no move: {out[-200:]}")
     return answers[-1]

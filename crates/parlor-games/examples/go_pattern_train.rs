@@ -199,12 +199,12 @@ fn contests(files: &[String]) -> (Vec<Contest>, String, usize) {
     let mut size = 0;
     for file in files {
         let text = std::fs::read_to_string(file).expect("read an SGF file");
-        let Ok((game, _)) = Go::from_sgf(&text) else {
+        let Ok((game, meta)) = Go::from_sgf(&text) else {
             eprintln!("{file}: not a game, skipped");
             continue;
         };
-        if teacher.is_empty() {
-            teacher = player_black(&text);
+        if size == 0 {
+            teacher = meta.black.unwrap_or_default();
             size = game.size();
         }
         let mut board = Board::new(game.size());
@@ -227,11 +227,4 @@ fn contests(files: &[String]) -> (Vec<Contest>, String, usize) {
         }
     }
     (contests, teacher, size)
-}
-
-/// The `PB[...]` property of an SGF record, empty when it has none.
-fn player_black(sgf: &str) -> String {
-    sgf.split_once("PB[")
-        .and_then(|(_, rest)| rest.split_once(']'))
-        .map_or(String::new(), |(name, _)| name.to_string())
 }
