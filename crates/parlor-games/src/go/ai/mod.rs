@@ -154,7 +154,7 @@ fn point<S: Serializer>(p: &Option<Pt>, s: S) -> Result<S::Ok, S::Error> {
     p.map(|p| p.0).serialize(s)
 }
 
-/// Progressive bias on 19×19 (see `search::Config::prior_bias`), scaled by the board's points.
+/// Progressive bias on 19×19 (see `search::Config::prior_bias`), scaled by the board's side.
 const PRIOR_BIAS_19: f32 = 1.0;
 /// How many candidates an analysis lists.
 const CANDIDATES: usize = 8;
@@ -206,8 +206,8 @@ fn choose_with(req: &GoAiRequest, cache: &Mutex<reuse::Cache>) -> GoAiMove {
         rave_equivalence: 3000.0,
         expand_at: 2,
         explore: 0.05,
-        // A 19×19 node has four times the moves of a 9×9 one: the heuristics steer in proportion.
-        prior_bias: PRIOR_BIAS_19 * (req.board.size() * req.board.size()) as f32 / 361.0,
+        // The heuristics steer a bigger board's wider nodes harder.
+        prior_bias: PRIOR_BIAS_19 * req.board.size() as f32 / 19.0,
     };
     let budget = if hard { req.budget } else { req.budget / 2 };
     let threads = if hard { req.threads.max(1) } else { 1 };
