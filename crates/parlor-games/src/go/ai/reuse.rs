@@ -19,8 +19,9 @@ use crate::AiLevel;
 
 /// Searches kept at once (several games may be played at the same time).
 const ENTRIES: usize = 4;
-/// Nodes kept at once over all entries: at 32 bytes a node, about 64 MB.
-const MAX_NODES: usize = 2_000_000;
+/// Nodes kept at once over all entries: at 32 bytes a node, about 128 MB, near what one search
+/// may grow (`search::MAX_NODES`), so a big kept tree is not evicted at once.
+const MAX_NODES: usize = 4_000_000;
 
 /// Everything besides the position that the kept statistics depend on.
 #[derive(Clone, Copy, Debug, PartialEq)]

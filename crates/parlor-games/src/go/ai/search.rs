@@ -82,8 +82,11 @@ pub(super) struct Outcome {
 const PASS: u16 = 0;
 /// Nodes in one chunk of a tree's arena (512 KB).
 const CHUNK: usize = 1 << 14;
-/// Stop adding nodes past this many: a tree stays within 32 MiB (32 bytes a node).
-const MAX_NODES: usize = 64 * CHUNK;
+/// Stop adding nodes past this many: a tree stays within 128 MiB (32 bytes a node). A node's
+/// children take a slot each, so a 9×9 search adds about 18 nodes a playout early in a game: this
+/// holds a second's search on a fast core with the kept tree, and a full tree still plays its
+/// playouts from the leaves it has, only no deeper.
+const MAX_NODES: usize = 256 * CHUNK;
 /// `Node::children` while a thread is adding the children.
 const EXPANDING: u16 = u16::MAX;
 /// Bits of a node's `mv` that hold the move: padded indices of a 25×25 board stay below 1024.
@@ -163,7 +166,7 @@ const _: () = assert!(
 /// The search tree, one for all threads: node 0 is the root, the children of a node are
 /// consecutive within one chunk. Threads add nodes without a lock, claiming slots by an atomic
 /// count; nodes never move. Chunks are allocated as the tree grows, so a short search does not
-/// pay for 32 MiB.
+/// pay for the whole arena.
 pub(super) struct Tree {
     chunks: [OnceLock<Box<[Node]>>; MAX_NODES / CHUNK],
     /// Slots claimed so far (those skipped at the end of a chunk included).
@@ -995,6 +998,15 @@ mod tests {
         let mut want = before.clone();
         want.remove(3);
         assert_eq!(after, want);
+    }
+
+    #[test]
+    fn a_second_of_big_board_search_fits_in_the_tree() {
+        // About what a fast core plays in a second on the empty 19×19 board: its tree outgrows
+        // the 2^20 nodes that once capped it (and stopped it deepening) and still fits.
+        let out = searched(&Board::new(19), 18_000, 1);
+        let nodes = out.tree.len();
+        assert!(nodes > 1 << 20 && nodes < MAX_NODES, "{nodes} nodes");
     }
 
     #[test]
