@@ -1,7 +1,10 @@
 //! A minimal GTP (Go Text Protocol v2) front-end for Parlor's Go AI, for matches against other
 //! engines (`tools/go_match.py`): `cargo run --release --example go_gtp -- [--level hard]
 //! [--time 1.0] [--threads 1] [--seed 1] [--playouts N] [--resign]`. Like the server, it keeps
-//! the search tree from one move to the next (`GoAiRequest::reuse_tree`).
+//! the search tree from one move to the next (`GoAiRequest::reuse_tree`). Unlike the server,
+//! which counts every stone on the board, it plays for GTP's score, where dead stones are taken
+//! off at the end (`GoAiRequest::dead_stones_removed`): a referee such as GNU Go's
+//! `final_score` counts that way.
 
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
@@ -181,6 +184,7 @@ impl Engine {
                 req.max_playouts = self.options.playouts;
                 req.resign_allowed = self.options.resign;
                 req.opponent_passed = self.opponent_passed;
+                req.dead_stones_removed = true;
                 req.reuse_tree = true;
                 let answer = choose(&req);
                 self.moves_played += 1;

@@ -23,7 +23,9 @@
 //! playouts' ownership everywhere and a search of the opponent's free move shows passing costs
 //! nothing) or when passing is its best move, so it does not fill its own territory; it plays on
 //! to capture dead stones, so the seed's count without `dead=` is right; after the opponent's pass
-//! it passes as soon as that count wins. When every move loses it plays on rather than pass (and
+//! it passes as soon as that count wins. For a game scored with dead stones taken off (GTP's
+//! convention, `dead_stones_removed`) the count, here and where a game ends in the tree, leaves
+//! out the stones its playouts see die. When every move loses it plays on rather than pass (and
 //! resigns only when `resign_allowed`, after several searches in a row saw the game as lost).
 //! A playout's value carries a small share of its margin (`playout::value`), and in a lost
 //! position the search plays against its average margin rather than against zero (dynamic komi,
@@ -75,6 +77,11 @@ pub struct GoAiRequest<'a> {
     pub resign_allowed: bool,
     /// The opponent's last move was a pass: passing now ends the game.
     pub opponent_passed: bool,
+    /// The game will be scored with dead stones taken off, as GTP referees and most servers
+    /// do, rather than by Parlor's rules, which count every stone on the board: the AI then
+    /// judges a game-ending pass by which stones its playouts see die, so it does not pass
+    /// with a dead group of its own on the board.
+    pub dead_stones_removed: bool,
     /// Keep the search tree after the move, and start from a kept one when this position follows
     /// a kept search by one opponent move (the answer then depends on that earlier search too).
     pub reuse_tree: bool,
@@ -82,7 +89,7 @@ pub struct GoAiRequest<'a> {
 
 impl<'a> GoAiRequest<'a> {
     /// A request with the defaults: no history, no superko, seed 0, one thread, no playout cap,
-    /// no resigning, the opponent did not just pass, no tree reuse.
+    /// no resigning, the opponent did not just pass, Parlor's count of every stone, no tree reuse.
     pub fn new(
         board: &'a Board,
         to_move: Color,
@@ -103,6 +110,7 @@ impl<'a> GoAiRequest<'a> {
             max_playouts: None,
             resign_allowed: false,
             opponent_passed: false,
+            dead_stones_removed: false,
             reuse_tree: false,
         }
     }
@@ -235,11 +243,13 @@ fn choose_with(req: &GoAiRequest, cache: &Mutex<reuse::Cache>) -> GoAiMove {
         komi: req.komi,
         passes: u32::from(req.opponent_passed),
         banned_hashes: banned,
+        dead_stones_removed: req.dead_stones_removed,
     };
     let rules = reuse::Rules {
         komi: req.komi,
         level: req.level,
         superko: req.superko,
+        dead_stones_removed: req.dead_stones_removed,
     };
     let found = if req.reuse_tree {
         reuse::lock(cache).take(
@@ -260,8 +270,14 @@ fn choose_with(req: &GoAiRequest, cache: &Mutex<reuse::Cache>) -> GoAiMove {
     ranked.sort_by_key(|c| std::cmp::Reverse(c.visits)); // stable: ties keep board order
     let best = ranked[0];
     let pass_child = out.children.iter().find(|c| c.play.is_none());
+    // The margin if the game ended now, by the count it is scored by.
     let our_margin = {
-        let m = count::area_margin(req.board) as f32 - req.komi;
+        let m = if req.dead_stones_removed {
+            count::area_margin_without_dead(req.board, |i| out.ownership[i])
+        } else {
+            count::area_margin(req.board)
+        };
+        let m = m as f32 - req.komi;
         if req.to_move == Color::Black {
             m
         } else {
@@ -278,8 +294,13 @@ fn choose_with(req: &GoAiRequest, cache: &Mutex<reuse::Cache>) -> GoAiMove {
     } else {
         best
     };
+    // After the opponent's pass, ours ends the game: won, when the count says so.
+    let pass_ends_won = req.opponent_passed && our_margin > 0.0;
+    if pass_ends_won {
+        pass_value = 1.0;
+    }
     let mut pass = out.children.len() == 1
-        || (req.opponent_passed && our_margin > 0.0)
+        || pass_ends_won
         || (!open_board
             && (best.play.is_none()
                 || (!hopeless
@@ -291,7 +312,9 @@ fn choose_with(req: &GoAiRequest, cache: &Mutex<reuse::Cache>) -> GoAiMove {
     } else {
         best_play.unwrap_or(best)
     };
-    let settled_now = !pass && !open_board && settled(req.board, &out.ownership);
+    // After the opponent's pass ours ends the game, so there is no reply to search.
+    let settled_now =
+        !pass && !open_board && !req.opponent_passed && settled(req.board, &out.ownership);
     if settled_now && our_margin > 0.0 && fills_own_area(req.board, req.to_move, best.play) {
         // The game is decided in our favour and the best move only fills a point the seed's
         // count already gives us: it gains nothing (under territory scoring it costs a point).
@@ -631,6 +654,39 @@ mod tests {
             easy.play.is_some(),
             "easy only refuses true eyes; it still has moves here"
         );
+    }
+
+    #[test]
+    fn a_game_ending_pass_is_judged_by_the_count_the_game_is_scored_by() {
+        // WALLS with a lone black stone at g4 in White's area, and White has passed. Counting
+        // every stone, it spoils White's area: Black 29, White 14, a win for Black by 4.5 with
+        // komi 10.5. With dead stones taken off it is Black 28, White 21: a loss by 3.5.
+        let mut rows = WALLS;
+        rows[3] = "..XXOOX";
+        let b = setup(&rows);
+        for seed in 0..4 {
+            let mut req = request(&b, Color::Black, AiLevel::Hard, 600);
+            req.komi = 10.5;
+            req.seed = seed;
+            req.opponent_passed = true;
+            let counted = choose(&req);
+            assert_eq!(counted.play, None, "seed {seed}: Parlor's count wins");
+            assert!(counted.analysis.win_rate > 0.9, "{counted:?}");
+            req.dead_stones_removed = true;
+            let removed = choose(&req);
+            assert!(removed.analysis.win_rate < 0.1, "seed {seed}: {removed:?}");
+        }
+        // On a finished board with nothing dead, both counts agree and the winner passes.
+        let b = setup(&WALLS);
+        for seed in 0..4 {
+            let mut req = request(&b, Color::Black, AiLevel::Hard, 600);
+            req.seed = seed;
+            req.opponent_passed = true;
+            req.dead_stones_removed = true;
+            let answer = choose(&req);
+            assert_eq!(answer.play, None, "seed {seed}: {answer:?}");
+            assert!(answer.analysis.win_rate > 0.9, "{answer:?}");
+        }
     }
 
     #[test]

@@ -29,6 +29,7 @@ pub(super) struct Rules {
     pub komi: f32,
     pub level: AiLevel,
     pub superko: bool,
+    pub dead_stones_removed: bool,
 }
 
 /// The tree of one search, rooted at the position after its move.

@@ -46,6 +46,10 @@ pub(super) struct Root<'a> {
     pub passes: u32,
     /// Hashes a root move may not recreate (positional superko), empty when the rule is off.
     pub banned_hashes: &'a [u64],
+    /// The game is scored with dead stones taken off (GTP's convention), not by counting every
+    /// stone (Parlor's): a game that ends in the tree is counted without the stones the
+    /// playouts see die.
+    pub dead_stones_removed: bool,
 }
 
 /// When to stop.
@@ -203,7 +207,7 @@ pub(super) fn search(
     }
     // Playouts started, over all threads: the search stops at `max_playouts` exactly.
     let started = AtomicU64::new(0);
-    let grown: Vec<(u64, Vec<u32>)> = if threads == 1 {
+    let grown: Vec<Grown> = if threads == 1 {
         vec![grow(&tree, root, cfg, limits, seed, &started)]
     } else {
         std::thread::scope(|scope| {
@@ -223,8 +227,19 @@ pub(super) fn search(
     summary(root, tree, reused, &grown)
 }
 
+/// What one thread's playouts added up to.
+struct Grown {
+    playouts: u64,
+    /// The playouts whose end positions `owned` counts: all of them, but for games that ended
+    /// in the tree when dead stones come off (their end positions would only repeat which
+    /// stones the counts already see alive).
+    tallied: u64,
+    /// Per on-board point, how many of those Black owned.
+    owned: Vec<u32>,
+}
+
 /// The outcome of a search from its tree and each thread's playouts and ownership counts.
-fn summary(root: &Root, tree: Tree, reused: u64, grown: &[(u64, Vec<u32>)]) -> Outcome {
+fn summary(root: &Root, tree: Tree, reused: u64, grown: &[Grown]) -> Outcome {
     let (first, kids) = tree.children(0);
     let children: Vec<RootChild> = kids
         .iter()
@@ -244,16 +259,17 @@ fn summary(root: &Root, tree: Tree, reused: u64, grown: &[(u64, Vec<u32>)]) -> O
             }
         })
         .collect();
-    let playouts: u64 = grown.iter().map(|g| g.0).sum();
+    let playouts: u64 = grown.iter().map(|g| g.playouts).sum();
+    let tallied: u64 = grown.iter().map(|g| g.tallied).sum();
     let size = root.board.size();
     let mut ownership = vec![0.0f32; size * size];
-    for (_, owned) in grown {
-        for (o, &c) in ownership.iter_mut().zip(owned) {
+    for g in grown {
+        for (o, &c) in ownership.iter_mut().zip(&g.owned) {
             *o += c as f32;
         }
     }
     for o in &mut ownership {
-        *o /= playouts.max(1) as f32;
+        *o /= tallied.max(1) as f32;
     }
     let best = children
         .iter()
@@ -274,8 +290,7 @@ fn summary(root: &Root, tree: Tree, reused: u64, grown: &[(u64, Vec<u32>)]) -> O
 }
 
 /// One thread's part of the search: playouts into `tree` until the clock or the playout count
-/// over all threads (`started`) says stop. Returns this thread's playouts and their ownership
-/// counts.
+/// over all threads (`started`) says stop.
 fn grow(
     tree: &Tree,
     root: &Root,
@@ -283,7 +298,7 @@ fn grow(
     limits: Limits,
     seed: u64,
     started: &AtomicU64,
-) -> (u64, Vec<u32>) {
+) -> Grown {
     let mut rng = SmallRng::seed_from_u64(seed);
     let size = root.board.size();
     let mut owned = vec![0u32; size * size];
@@ -292,6 +307,7 @@ fn grow(
     let mut mark = vec![0u8; root.board.cells.len()];
     let mut fresh = Vec::with_capacity(size * size + 1);
     let mut playouts = 0u64;
+    let mut tallied = 0u64;
     let mut target = Target::default();
     let mut board = root.board.clone();
     loop {
@@ -346,12 +362,23 @@ fn grow(
                 Some(&mut moves),
             );
         }
-        let quick_score = playout::tally(&board, &mut owned);
-        let margin = if passes >= 2 {
-            // The game ended inside the tree: the real count, not the playout's quick one.
-            count::area_margin(&board) as f32 - root.komi
+        let margin = if passes >= 2 && root.dead_stones_removed {
+            // The game ended inside the tree, counted without the stones this thread's
+            // playouts see die.
+            let share = |i: usize| match tallied {
+                0 => 0.5,
+                n => owned[i] as f32 / n as f32,
+            };
+            count::area_margin_without_dead(&board, share) as f32 - root.komi
         } else {
-            quick_score as f32 - root.komi
+            let quick_score = playout::tally(&board, &mut owned);
+            tallied += 1;
+            if passes >= 2 {
+                // The game ended inside the tree: the real count, not the playout's quick one.
+                count::area_margin(&board) as f32 - root.komi
+            } else {
+                quick_score as f32 - root.komi
+            }
         };
         let result = PlayoutResult {
             value: playout::value(margin - target.black_margin(root.to_move), size),
@@ -361,7 +388,11 @@ fn grow(
         tree.backup(&path, &moves, tree_moves, root.to_move, result, &mut mark);
         playouts += 1;
     }
-    (playouts, owned)
+    Grown {
+        playouts,
+        tallied,
+        owned,
+    }
 }
 
 /// Dynamic komi for a lost position. Once a thread's playouts show the side to move at the root
@@ -890,6 +921,7 @@ mod tests {
             komi: 0.5,
             passes: 0,
             banned_hashes: &[],
+            dead_stones_removed: false,
         };
         let cfg = Config {
             policy: Policy { patterns: true },
