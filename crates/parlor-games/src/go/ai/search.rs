@@ -362,24 +362,25 @@ fn grow(
                 Some(&mut moves),
             );
         }
-        let margin = if passes >= 2 && root.dead_stones_removed {
+        let black_area = if passes >= 2 && root.dead_stones_removed {
             // The game ended inside the tree, counted without the stones this thread's
             // playouts see die.
             let share = |i: usize| match tallied {
                 0 => 0.5,
                 n => owned[i] as f32 / n as f32,
             };
-            count::area_margin_without_dead(&board, share) as f32 - root.komi
+            count::area_margin_without_dead(&board, share)
         } else {
             let quick_score = playout::tally(&board, &mut owned);
             tallied += 1;
             if passes >= 2 {
                 // The game ended inside the tree: the real count, not the playout's quick one.
-                count::area_margin(&board) as f32 - root.komi
+                count::area_margin(&board)
             } else {
-                quick_score as f32 - root.komi
+                quick_score
             }
         };
+        let margin = black_area as f32 - root.komi;
         let result = PlayoutResult {
             value: playout::value(margin - target.black_margin(root.to_move), size),
             win: playout::outcome(margin),
