@@ -12,6 +12,8 @@ Our side is `target/release/examples/go_gtp` (under $CARGO_TARGET_DIR when set; 
 by default `gnugo --mode gtp --level 10 --chinese-rules` (installed with apt-get when missing).
 Colours alternate (game 0: we are Black). Games end with two passes, a resignation or a move cap;
 a fresh GNU Go replays the moves and its `final_score` under Chinese (area) rules is the result.
+A game an engine dies in (Pachi 12.90 has, once in about 40 games) is not counted: the summary
+names it, and the same --first-seed arithmetic plays it again.
 Every game is written as SGF to --records (default target/go_match); each of our moves carries
 what our engine said of it (`go_gtp`'s stderr line: playouts, win rate, principal variation) as
 a comment, and the whole stderr is kept beside it as gameNNN.log. Standard library only.
@@ -275,6 +277,10 @@ def main():
                 winner, reason, score, moves = play_game(
                     ours, opponent, size, komi, ours_black, max_moves, scorer_cmd, opening
                 )
+            except RuntimeError as failure:
+                # An engine that dies ends its game, not the match: the game is left out of
+                # the count and named, so its seed can be played again.
+                return game, ours_black, (None, str(failure), "", 0, None)
             finally:
                 ours.close()
                 opponent.close()
@@ -286,9 +292,15 @@ def main():
     as_black = [0, 0, 0]  # wins, losses, draws
     as_white = [0, 0, 0]
     margins = []  # ours, in the games counted to the end
+    failed = []  # games an engine failure ended
     started = time.time()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         for game, ours_black, (winner, reason, score, n_moves, sgf) in pool.map(one_game, range(args.games)):
+            if winner is None:
+                failed.append(game)
+                print(f"game {game + 1:3d}: parlor {'B' if ours_black else 'W'} not counted: {reason} "
+                      f"(seed {args.first_seed + game})", flush=True)
+                continue
             our_colour = "b" if ours_black else "w"
             won = winner == our_colour
             if winner == "draw":
@@ -322,6 +334,8 @@ def main():
     print(f"parlor wins {wins}, losses {losses}, draws {draws}: "
           f"{100 * (wins + 0.5 * draws) / max(n, 1):.1f} % (95 % Wilson CI {100 * low:.1f}-{100 * high:.1f} %)")
     print("as Black {}-{}-{}, as White {}-{}-{} (wins-losses-draws)".format(*as_black, *as_white))
+    if failed:
+        print(f"not counted, an engine failed: game(s) {', '.join(str(g + 1) for g in failed)}")
     if margins:
         print(f"our margin over the {len(margins)} counted games: mean {sum(margins) / len(margins):+.1f}, "
               f"worst {min(margins):+.1f}")
