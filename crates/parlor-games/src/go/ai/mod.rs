@@ -690,6 +690,32 @@ mod tests {
     }
 
     #[test]
+    fn a_group_that_a_sacrifice_in_its_eye_space_kills_is_not_counted_alive() {
+        // From a game against Pachi, White to move. White's group on the right has its eye
+        // space at h4 and j3 around Black's j4: Black's h4 joins j4 in atari, White's capture
+        // on j3 leaves one eye, and Black won by 20. Playouts that never sacrifice two stones
+        // rated the position won for White.
+        let b = setup(&[
+            "..O.OX.X.",
+            ".O.OOXX.X",
+            "..OOX.XXX",
+            "..OXXXXXX",
+            "..O.OXOOO",
+            "OOOOOXO.X",
+            "XXXOXOOO.",
+            ".XXXXXXOO",
+            ".X.XO.XXO",
+        ]);
+        for seed in 0..2 {
+            let mut req = request(&b, Color::White, AiLevel::Hard, 3000);
+            req.komi = 7.0;
+            req.seed = seed;
+            let answer = choose(&req);
+            assert!(answer.analysis.win_rate < 0.5, "seed {seed}: {answer:?}");
+        }
+    }
+
+    #[test]
     fn never_passes_on_an_open_board_with_thin_playouts() {
         // White with komi on big boards: random playouts favour White, so a pass looks as good as
         // any move after a few hundred playouts. It must still play.

@@ -1,7 +1,8 @@
 //! Light Monte Carlo playouts: MoGo-style local answers to the last move (save own chains in
-//! atari, but not by extending into a ladder; capture; 3×3 patterns), otherwise a random legal move that neither fills an own eye nor
-//! puts a chain of several stones into atari. Scoring is area counting with eyes known by their
-//! neighbours, which is exact once a playout has run out of moves.
+//! atari, but not by extending into a ladder; capture; 3×3 patterns), otherwise a random legal
+//! move that neither fills an own eye nor puts a chain of several stones into atari, unless it is
+//! a small sacrifice inside the opponent's eye space. Scoring is area counting with eyes known by
+//! their neighbours, which is exact once a playout has run out of moves.
 //!
 //! Speed: a playout allocates nothing and reads eyes, empty neighbours and patterns from the
 //! board's 3×3 neighbourhood codes. It walks a code's slots in their order (orthogonal
@@ -217,7 +218,8 @@ fn self_atari_given(board: &Board, color: Color, p: Pt, empty: u16, in_atari: u1
     true
 }
 
-/// A random legal move that does not fill an own eye and does not put several stones into atari.
+/// A random legal move that does not fill an own eye and does not put several stones into atari
+/// (but for [`sacrifice_in_eye_space`]).
 fn random_move(board: &Board, color: Color, rng: &mut SmallRng) -> Option<Pt> {
     let empties = board.empties();
     let n = empties.len();
@@ -239,8 +241,8 @@ fn random_move(board: &Board, color: Color, rng: &mut SmallRng) -> Option<Pt> {
 }
 
 /// Whether `random_move` may play the empty point `p`: legal, not an own eye, and not putting
-/// several stones into atari. Most points of an open board have two empty neighbours or more,
-/// which settles all three at once.
+/// several stones into atari outside the opponent's eye space. Most points of an open board have
+/// two empty neighbours or more, which settles all three at once.
 #[inline(always)]
 fn random_candidate(board: &Board, color: Color, p: Pt) -> bool {
     let empty = board.empty_neighbours(p);
@@ -252,7 +254,10 @@ fn random_candidate(board: &Board, color: Color, p: Pt) -> bool {
     let own = board.stones_next_to(color, p);
     if empty != 0 {
         // One empty neighbour: the stone has a liberty.
-        return board.ko != Some((p, color)) && (own == 0 || !is_self_atari(board, color, p));
+        return board.ko != Some((p, color))
+            && (own == 0
+                || !is_self_atari(board, color, p)
+                || sacrifice_in_eye_space(board, color, p, empty));
     }
     // No empty neighbour: an eye, or a point whose legality and self-atari test both turn on
     // the neighbouring chains' liberty counts, read once for both.
@@ -262,7 +267,47 @@ fn random_candidate(board: &Board, color: Color, p: Pt) -> bool {
     let (one, several) = board.liberty_classes(p);
     board.liberty_from_chains(color, p, (one, several))
         && board.ko != Some((p, color))
-        && (own == 0 || !self_atari_given(board, color, p, 0, one))
+        && (own == 0
+            || !self_atari_given(board, color, p, 0, one)
+            || sacrifice_in_eye_space(board, color, p, 0))
+}
+
+/// Largest chain a playout sacrifices inside the opponent's eye space: the common kills (the
+/// threes, the pyramid four and the square four) leave an eye space of at most four points
+/// with one vital point, and a bigger sacrifice seldom kills.
+const MOST_SACRIFICED: usize = 4;
+
+/// Whether a stone of `color` at `p`, joining own stones into a chain left in atari (a legal
+/// self-atari; `empty` marks `p`'s empty orthogonal neighbours), is a sacrifice inside the
+/// opponent's eye space: a chain of at most [`MOST_SACRIFICED`] stones whose last liberty
+/// touches only the opponent's stones, the edge and the chain. The opponent's capture there
+/// leaves one eye where the playouts would otherwise count two; without such throw-ins a group
+/// the opponent can kill this way looks alive.
+fn sacrifice_in_eye_space(board: &Board, color: Color, p: Pt, empty: u16) -> bool {
+    let own = board.stones_next_to(color, p);
+    let mut size = 1;
+    let mut last =
+        (empty != 0).then(|| board.slot_neighbour(p, empty.trailing_zeros() as usize / 2));
+    for n in board.chains_among(p, own) {
+        size += board.chain_len(n);
+        if size > MOST_SACRIFICED {
+            return false;
+        }
+        last = last.or_else(|| board.liberty_other_than(n, p));
+    }
+    let Some(last) = last else {
+        return false;
+    };
+    board.neighbors(last).into_iter().all(|q| {
+        q == p
+            || match board.cells[q.idx()] {
+                EMPTY => false,
+                cell if cell == color.cell() => {
+                    board.chains_among(p, own).any(|n| board.same_chain(n, q))
+                }
+                _ => true, // the opponent's stone or the edge
+            }
+    })
 }
 
 /// Area score from Black's side without komi: stones plus empty points whose on-board neighbours
@@ -425,6 +470,30 @@ mod tests {
         assert!(!is_self_atari(&b, Color::Black, b.pt(7, 7)));
         // Capturing is never self-atari.
         assert!(!is_self_atari(&b, Color::White, b.pt(4, 1)));
+    }
+
+    #[test]
+    fn a_chain_goes_into_atari_only_as_a_small_sacrifice_in_the_opponents_eye_space() {
+        // Black stones on the second row inside White's wall; the move on the second row at
+        // column `col` joins them in atari, its last liberty next to it.
+        let wall = "OOOOOOO";
+        for (third_row, second_row, col, sacrificed) in [
+            (wall, "XX..OOO", 2, true), // three stones, the last liberty inside White's wall
+            (wall, "XXX..OO", 3, true), // four: captured, a square or a line of four
+            (wall, "XXXX..O", 4, false), // five are too many
+            // The wall open above the last liberty holds no eye space there: the stones would
+            // only be given away.
+            ("OOO.OOO", "XX..OOO", 2, false),
+        ] {
+            let b = Board::from_rows(&[wall, wall, wall, wall, third_row, second_row, wall]);
+            let p = b.pt(col, 1);
+            assert!(is_self_atari(&b, Color::Black, p), "{second_row}");
+            assert_eq!(
+                random_candidate(&b, Color::Black, p),
+                sacrificed,
+                "{third_row} {second_row}"
+            );
+        }
     }
 
     #[test]
