@@ -12,8 +12,9 @@ Our side is `target/release/examples/go_gtp` (under $CARGO_TARGET_DIR when set; 
 by default `gnugo --mode gtp --level 10 --chinese-rules` (installed with apt-get when missing).
 Colours alternate (game 0: we are Black). Games end with two passes, a resignation or a move cap;
 a fresh GNU Go replays the moves and its `final_score` under Chinese (area) rules is the result.
-A game an engine dies in (Pachi 12.90 has, once in about 40 games) is not counted: the summary
-names it, and the same --first-seed arithmetic plays it again.
+A game an engine dies in is not counted: the summary names it with its seed. To play it again,
+give a --first-seed that puts that seed on a game of the same colour (game k gets the first
+seed + k, and we are Black in the even games).
 Every game is written as SGF to --records (default target/go_match); each of our moves carries
 what our engine said of it (`go_gtp`'s stderr line: playouts, win rate, principal variation) as
 a comment, and the whole stderr is kept beside it as gameNNN.log. Standard library only.
