@@ -283,7 +283,7 @@ const MOST_SACRIFICED: usize = 4;
 /// touches only the opponent's stones, the edge and the chain. The opponent's capture there
 /// leaves one eye where the playouts would otherwise count two; without such throw-ins a group
 /// the opponent can kill this way looks alive.
-fn sacrifice_in_eye_space(board: &Board, color: Color, p: Pt, empty: u16) -> bool {
+pub(super) fn sacrifice_in_eye_space(board: &Board, color: Color, p: Pt, empty: u16) -> bool {
     let own = board.stones_next_to(color, p);
     let mut size = 1;
     let mut last =

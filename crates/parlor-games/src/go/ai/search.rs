@@ -848,7 +848,11 @@ fn prior(board: &Board, color: Color, p: Pt, last: Option<Pt>) -> f32 {
             .neighbors(p)
             .iter()
             .any(|q| board.cells[q.idx()] == own);
-        value -= if joins { 0.35 } else { 0.15 };
+        // A lone stone in atari may be a throw-in; several are a blunder unless they are a
+        // small sacrifice that spoils the opponent's eye.
+        let sacrifice =
+            joins && playout::sacrifice_in_eye_space(board, color, p, board.empty_neighbours(p));
+        value -= if joins && !sacrifice { 0.35 } else { 0.15 };
     } else if extends && ladder::caught_after(board, color, p) {
         // The way out runs into a ladder that captures the chain anyway, one stone bigger:
         // it only feeds the opponent.
@@ -884,6 +888,24 @@ fn prior(board: &Board, color: Color, p: Pt, last: Option<Pt>) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_prior_spares_a_sacrifice_in_the_opponents_eye_space() {
+        // Black's d4 joins c4 and e4 into a chain whose last liberty is c3. Inside White's
+        // eye space that is a throw-in the playouts make; with c2 open it only loses stones.
+        let eye_space = [
+            ".......", "..OOO..", ".OOOOO.", ".OX.XO.", ".O.OOO.", "..O....", ".......",
+        ];
+        let mut open = eye_space;
+        open[5] = ".......";
+        let priors = [eye_space, open].map(|rows| {
+            let b = Board::from_rows(&rows);
+            let p = b.pt(3, 3);
+            assert!(playout::is_self_atari(&b, Color::Black, p), "{b:?}");
+            prior(&b, Color::Black, p, None)
+        });
+        assert!(priors[0] > priors[1] + 0.1, "{priors:?}");
+    }
 
     #[test]
     fn a_lost_side_plays_against_its_average_margin() {
