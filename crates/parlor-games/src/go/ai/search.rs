@@ -850,9 +850,9 @@ fn prior(board: &Board, color: Color, p: Pt, last: Option<Pt>) -> f32 {
             .any(|q| board.cells[q.idx()] == own);
         // A lone stone in atari may be a throw-in; several are a blunder unless they are a
         // small sacrifice that spoils the opponent's eye.
-        let sacrifice =
-            joins && playout::sacrifice_in_eye_space(board, color, p, board.empty_neighbours(p));
-        value -= if joins && !sacrifice { 0.35 } else { 0.15 };
+        let blunder =
+            joins && !playout::sacrifice_in_eye_space(board, color, p, board.empty_neighbours(p));
+        value -= if blunder { 0.35 } else { 0.15 };
     } else if extends && ladder::caught_after(board, color, p) {
         // The way out runs into a ladder that captures the chain anyway, one stone bigger:
         // it only feeds the opponent.
