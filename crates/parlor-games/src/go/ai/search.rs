@@ -844,10 +844,7 @@ fn prior(board: &Board, color: Color, p: Pt, last: Option<Pt>) -> f32 {
     }
     value += ladder_bonus;
     if playout::is_self_atari(board, color, p) {
-        let joins = board
-            .neighbors(p)
-            .iter()
-            .any(|q| board.cells[q.idx()] == own);
+        let joins = board.stones_next_to(color, p) != 0;
         // A lone stone in atari may be a throw-in; several are a blunder unless they are a
         // small sacrifice that spoils the opponent's eye.
         let blunder =
