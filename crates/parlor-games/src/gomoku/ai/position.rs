@@ -432,11 +432,16 @@ impl Position {
     }
 
     /// Recomputes the pattern of the empty point `n` along direction `d`, then its class and
-    /// value, keeping the counts and sums in step.
+    /// value, keeping the counts and sums in step. A stone far along a line often leaves the
+    /// pattern as it was, and then the class and value stand too.
     fn refresh_line(&mut self, n: usize, d: usize) {
         for c in 0..2 {
             let key = self.spots[n].keys[d][c];
-            self.spots[n].lines[c][d] = self.patterns[c][usize::from(key)];
+            let line = self.patterns[c][usize::from(key)];
+            if line == self.spots[n].lines[c][d] {
+                continue;
+            }
+            self.spots[n].lines[c][d] = line;
             let (new_class, new_value) = self.combo(c, self.spots[n].lines[c]);
             let spot = &mut self.spots[n];
             self.class_count[c][usize::from(spot.class[c])] -= 1;
