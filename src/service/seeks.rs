@@ -38,10 +38,9 @@ pub const TOUCH_EVERY: Duration = Duration::from_secs(30);
 /// once all reach for the oldest open one first.
 const PAIRING_TRIES: usize = 1000;
 
-/// Body of `POST /v1/{game}/seeks`.
+/// Body of `POST /v1/{game}/seeks` (documented per game, with that game's `options`).
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"name": "alice", "options": {"size": 15}, "seat": 0}))]
 pub struct SeekRequest {
     /// The seeker's name: required for a guest; with a player key it may be left out (it must
     /// be the key's name).

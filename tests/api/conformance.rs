@@ -278,6 +278,22 @@ pub async fn routes_match_the_trait<R: Games, G: TurnGame>(app: &TestApp) {
             "the document has no {title}{suffix} schema"
         );
     }
+    let seek_options = &doc["components"]["schemas"][format!("{title}SeekOptions")]["properties"];
+    assert!(
+        seek_options.is_object(),
+        "the document has no {title}SeekOptions"
+    );
+    for option in ["players"].iter().chain(G::FIXED_DEAL_OPTIONS) {
+        assert!(
+            seek_options.get(option).is_none(),
+            "a seek cannot carry `{option}`"
+        );
+    }
+    assert_eq!(
+        paths[format!("/v1/{}/seeks", G::NAME)]["post"]["requestBody"]["content"]
+            ["application/json"]["schema"]["$ref"],
+        format!("#/components/schemas/{title}SeekRequest")
+    );
     let listed = app.get(&format!("/v1/games?game={}", G::NAME)).await;
     assert_eq!(listed.status.as_u16(), 200, "{}", listed.text);
     assert!(listed.body["items"]

@@ -32,27 +32,39 @@ pub enum TimeControl {
     /// A bank of time that every move adds `increment_ms` to, up to `max_ms` when given.
     Fischer {
         /// 1 s to a day.
+        #[cfg_attr(feature = "openapi", schema(minimum = 1000, maximum = 86400000))]
         initial_ms: u64,
         /// 0 to an hour.
+        #[cfg_attr(feature = "openapi", schema(minimum = 0, maximum = 3600000))]
         increment_ms: u64,
         /// The most the bank may hold (at least `initial_ms`, at most a day).
         #[cfg_attr(feature = "serde", serde(default))]
+        #[cfg_attr(feature = "openapi", schema(minimum = 1000, maximum = 86400000))]
         max_ms: Option<u64>,
     },
     /// The same time for every move, nothing carried over: 1 s to a day.
-    PerMove { move_ms: u64 },
+    PerMove {
+        #[cfg_attr(feature = "openapi", schema(minimum = 1000, maximum = 86400000))]
+        move_ms: u64,
+    },
     /// Go's byo-yomi: main time, then `periods` periods of `period_ms` each. A move inside a
     /// period keeps it; a period used up is lost; the last one used up loses the game.
     Byoyomi {
         /// 0 (byo-yomi from the first move) to a day.
+        #[cfg_attr(feature = "openapi", schema(minimum = 0, maximum = 86400000))]
         main_ms: u64,
         /// 1 s to a day.
+        #[cfg_attr(feature = "openapi", schema(minimum = 1000, maximum = 86400000))]
         period_ms: u64,
         /// 1 to 100.
+        #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 100))]
         periods: u32,
     },
     /// A slow game: each turn ends `days` (1 to 30) after it began.
-    Correspondence { days: u32 },
+    Correspondence {
+        #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 30))]
+        days: u32,
+    },
 }
 
 /// One seat's time, as it stood when its turn began (or now, when it is not its turn).

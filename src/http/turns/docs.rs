@@ -12,7 +12,7 @@ use utoipa::openapi::tag::TagBuilder;
 use utoipa::openapi::{
     Components, ContentBuilder, HeaderBuilder, OpenApi, Ref, RefOr, Required, ResponseBuilder,
 };
-use utoipa::{IntoParams, ToSchema};
+use utoipa::{IntoParams, PartialSchema, ToSchema};
 
 use super::{GamePaths, LogQuery};
 use crate::games::registry::{Games, TurnGameVisitor};
@@ -688,7 +688,7 @@ fn add_game<G: TurnGame>(doc: &mut OpenApi) {
             .build(true, None, "200", outcome(), ProblemSet::SEAT_ACTION),
         );
     }
-    add_live(doc, &names, &paths);
+    add_live::<G>(doc, &names, &paths);
     if G::MESSAGES {
         register::<MessageRequest>(doc.components.get_or_insert_with(Default::default));
         add_message::<G>(doc, &names, &paths);
@@ -794,7 +794,7 @@ fn change_schema(names: &Names) -> RefOr<Schema> {
 }
 
 /// The event stream, its ticket, and seeking an opponent.
-fn add_live(doc: &mut OpenApi, names: &Names, paths: &GamePaths) {
+fn add_live<G: TurnGame>(doc: &mut OpenApi, names: &Names, paths: &GamePaths) {
     let op = |id: &str, summary: &'static str, description: &'static str, auth: Auth| Op {
         names,
         tag: "live",
@@ -848,7 +848,7 @@ fn add_live(doc: &mut OpenApi, names: &Names, paths: &GamePaths) {
         ticket,
     );
     let components = doc.components.get_or_insert_with(Default::default);
-    register::<SeekRequest>(components);
+    add_seek_request::<G>(components, names);
     register::<SeekCreated>(components);
     let seek = Op {
         tag: "seeks",
@@ -861,7 +861,7 @@ fn add_live(doc: &mut OpenApi, names: &Names, paths: &GamePaths) {
     }
     .build(
         false,
-        Some(json_body(reference_to::<SeekRequest>(), true)),
+        Some(json_body(names.reference("SeekRequest"), true)),
         "201",
         json_response(
             "The seek (paired already if it could be); `secret` is shown only now",
@@ -872,6 +872,55 @@ fn add_live(doc: &mut OpenApi, names: &Names, paths: &GamePaths) {
     );
     doc.paths
         .add_path_operation(&paths.seeks, vec![HttpMethod::Post], seek);
+}
+
+/// `{Title}SeekRequest`: the seek body with `options` typed as this game's create body less
+/// `players` and a fixed deal, so Swagger UI and generated clients show what a seek may carry.
+fn add_seek_request<G: TurnGame>(components: &mut Components, names: &Names) {
+    let RefOr::T(Schema::Object(mut options)) = G::Options::schema() else {
+        unreachable!("a game's create options are an object")
+    };
+    let left_out = |field: &str| field == "players" || G::FIXED_DEAL_OPTIONS.contains(&field);
+    options.properties.retain(|field, _| !left_out(field));
+    options.required.retain(|field| !left_out(field));
+    // The create body's example seats players.
+    options.example = None;
+    options.examples.clear();
+    options.description = Some(format!(
+        "The body of `POST /v1/{}/games` without `players` (the paired seeks are the players) or options that fix the deal in advance. A test table or `\"start\": false` is refused (422).",
+        G::NAME
+    ));
+    components
+        .schemas
+        .insert(names.name("SeekOptions"), options.into());
+    let mut parts = Vec::new();
+    SeekRequest::schemas(&mut parts);
+    for (name, schema) in parts {
+        components.schemas.entry(name).or_insert(schema);
+    }
+    let RefOr::T(Schema::Object(mut request)) = SeekRequest::schema() else {
+        unreachable!("the seek body is an object")
+    };
+    let description = request
+        .properties
+        .get("options")
+        .and_then(|schema| match schema {
+            RefOr::T(Schema::Object(o)) => o.description.clone(),
+            _ => None,
+        });
+    request.properties.insert(
+        "options".into(),
+        utoipa::openapi::schema::OneOfBuilder::new()
+            .item(ObjectBuilder::new().schema_type(Type::Null))
+            .item(names.reference("SeekOptions"))
+            .description(description)
+            .into(),
+    );
+    request.description = Some(format!("Body of `POST /v1/{}/seeks`.", G::NAME));
+    request.example = Some(serde_json::json!({"name": "alice", "seat": 0}));
+    components
+        .schemas
+        .insert(names.name("SeekRequest"), request.into());
 }
 
 /// Additions to a built operation.
