@@ -69,9 +69,17 @@ fn reference_to<T: ToSchema>() -> RefOr<Schema> {
 
 /// Adds `T` and every schema it refers to.
 fn register<T: ToSchema>(components: &mut Components) {
+    register_parts::<T>(components);
+    components
+        .schemas
+        .entry(T::name().into_owned())
+        .or_insert(T::schema());
+}
+
+/// Adds every schema `T` refers to, but not `T` itself.
+fn register_parts<T: ToSchema>(components: &mut Components) {
     let mut found = Vec::new();
     T::schemas(&mut found);
-    found.push((T::name().into_owned(), T::schema()));
     for (name, schema) in found {
         components.schemas.entry(name).or_insert(schema);
     }
@@ -893,11 +901,7 @@ fn add_seek_request<G: TurnGame>(components: &mut Components, names: &Names) {
     components
         .schemas
         .insert(names.name("SeekOptions"), options.into());
-    let mut parts = Vec::new();
-    SeekRequest::schemas(&mut parts);
-    for (name, schema) in parts {
-        components.schemas.entry(name).or_insert(schema);
-    }
+    register_parts::<SeekRequest>(components);
     let RefOr::T(Schema::Object(mut request)) = SeekRequest::schema() else {
         unreachable!("the seek body is an object")
     };
