@@ -436,3 +436,56 @@ mod tests {
         assert!(refused(TimeControl::PerMove { move_ms: 999 }, false).contains("move_ms"));
     }
 }
+
+/// The bounds the OpenAPI schema states are the ones `validate` enforces: the schema needs them
+/// as literals, so this test keeps the two from drifting apart.
+#[cfg(all(test, feature = "openapi", feature = "serde"))]
+mod schema_bounds {
+    use super::TimeControl;
+    use serde_json::{json, Map, Value};
+    use utoipa::PartialSchema;
+
+    #[test]
+    fn every_bound_in_the_schema_is_the_edge_validate_keeps() {
+        let schema = serde_json::to_value(TimeControl::schema()).unwrap();
+        let variants = schema["oneOf"].as_array().unwrap();
+        let mut checked = 0;
+        for variant in variants {
+            let fields = variant["properties"].as_object().unwrap();
+            let required = variant["required"].as_array().unwrap();
+            // Every required field at its minimum makes a valid control.
+            let lowest: Map<String, Value> = fields
+                .iter()
+                .filter(|(name, _)| required.contains(&json!(name)))
+                .map(|(name, field)| {
+                    let value = match name.as_str() {
+                        "type" => field["enum"][0].clone(),
+                        _ => field["minimum"].clone(),
+                    };
+                    (name.clone(), value)
+                })
+                .collect();
+            let valid = |control: &Map<String, Value>| {
+                serde_json::from_value::<TimeControl>(Value::Object(control.clone()))
+                    .is_ok_and(|c| c.validate(true).is_ok())
+            };
+            assert!(valid(&lowest), "{lowest:?}");
+            for (name, field) in fields.iter().filter(|(name, _)| *name != "type") {
+                let min = field["minimum"].as_u64().unwrap();
+                let max = field["maximum"].as_u64().unwrap();
+                let with = |value: u64| {
+                    let mut control = lowest.clone();
+                    control.insert(name.clone(), json!(value));
+                    control
+                };
+                assert!(valid(&with(max)), "{name} = {max}");
+                assert!(!valid(&with(max + 1)), "{name} = {}", max + 1);
+                if min > 0 && name != "max_ms" {
+                    assert!(!valid(&with(min - 1)), "{name} = {}", min - 1);
+                }
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 8, "every bounded field");
+    }
+}
