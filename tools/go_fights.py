@@ -32,21 +32,9 @@ import concurrent.futures
 import glob
 import json
 import os
-import re
 import sys
 
-from go_match import Gtp, find_gnugo, gtp_vertex, wilson
-
-
-def read_record(path):
-    """(size, komi, Parlor's colour "b"/"w", moves as (colour, vertex)) of a go_match record."""
-    with open(path) as f:
-        sgf = f.read()
-    prop = lambda name: re.search(name + r"\[([^\]]*)\]", sgf).group(1)
-    size = int(prop("SZ"))
-    moves = [(c.lower(), gtp_vertex(p, size)) for c, p in re.findall(r";([BW])\[([a-z]*)\]", sgf)]
-    ours = "b" if prop("PB") == "parlor" else "w"
-    return size, float(prop("KM")), ours, moves
+from go_match import Gtp, find_gnugo, read_record, wilson
 
 
 def referee(gnugo, level):
@@ -82,7 +70,8 @@ def critical_dragons(gnugo, min_stones):
 
 def find(args, gnugo_path, path):
     """The positions of one record where Parlor was to move beside a big critical dragon."""
-    size, komi, ours, moves = read_record(path)
+    size, komi, ours_black, moves = read_record(path)
+    ours = "b" if ours_black else "w"
     positions = []
     gnugo = referee(gnugo_path, args.gnugo_level)
     try:

@@ -176,15 +176,21 @@ def play_game(ours, opponent, size, komi, ours_black, max_moves, scorer_cmd, ope
     return winner, reason, score, moves
 
 
-def read_start(spec):
-    """`RECORD.sgf:N` as (size, komi, parlor plays black, the first N moves as (colour, vertex))."""
-    path, n = spec.rsplit(":", 1)
+def read_record(path):
+    """A record this runner wrote: (size, komi, parlor plays black, moves as (colour, vertex))."""
     with open(path) as f:
         sgf = f.read()
     prop = lambda name: re.search(name + r"\[([^\]]*)\]", sgf).group(1)
     size = int(prop("SZ"))
     moves = [(c.lower(), gtp_vertex(p, size)) for c, p in re.findall(r";([BW])\[([a-z]*)\]", sgf)]
-    return size, float(prop("KM")), prop("PB") == "parlor", moves[: int(n)]
+    return size, float(prop("KM")), prop("PB") == "parlor", moves
+
+
+def read_start(spec):
+    """`RECORD.sgf:N` as (size, komi, parlor plays black, the first N moves as (colour, vertex))."""
+    path, n = spec.rsplit(":", 1)
+    size, komi, ours_black, moves = read_record(path)
+    return size, komi, ours_black, moves[: int(n)]
 
 
 def our_margin(score, ours_black):
