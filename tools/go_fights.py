@@ -38,6 +38,7 @@ from go_match import Gtp, find_gnugo, read_record, wilson
 
 
 def referee(gnugo, level):
+    """A GNU Go to read dragons with, at the level that also plays the matches."""
     return Gtp(f"{gnugo} --mode gtp --level {level} --chinese-rules")
 
 
@@ -69,7 +70,8 @@ def critical_dragons(gnugo, min_stones):
 
 
 def find(args, gnugo_path, path):
-    """The positions of one record where Parlor was to move beside a big critical dragon."""
+    """The positions of one record where Parlor (with --sides both, either side) was to move
+    while a big dragon was critical."""
     size, komi, ours_black, moves = read_record(path)
     ours = "b" if ours_black else "w"
     positions = []
@@ -105,6 +107,7 @@ def decides(gnugo, position, move):
         return False
     for vertex, colour, _ in position["targets"]:
         ask = "owl_does_defend" if colour == position["to_move"] else "owl_does_attack"
+        # 0 is a failure; the other answers are a success, outright or by ko.
         if gnugo.send(f"{ask} {move} {vertex}").split()[0] != "0":
             return True
     return False
