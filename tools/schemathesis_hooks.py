@@ -387,6 +387,11 @@ def _plausible_cards(case) -> None:
         _real_lists(case, CREATE.match(case.path).group(1))
 
 
+def _fits_a_path(name: str) -> bool:
+    """Whether a name sent as a path parameter stays one whole segment (see `before_call`)."""
+    return name not in ("", ".", "..") and not re.search(r"[/?#%]", name)
+
+
 @schemathesis.hook
 def before_call(context, case, kwargs):
     # Schemathesis percent-encodes a path parameter but leaves `/`, `?`, `#` and `%` as they are,
@@ -395,7 +400,7 @@ def before_call(context, case, kwargs):
     # `/v1/players/key`), as is an empty one (negative cases break the schema's `minLength`).
     # Such names get `-` for those characters; a name keeps its others.
     name = (case.path_parameters or {}).get("name")
-    if isinstance(name, str):
+    if isinstance(name, str) and not _fits_a_path(name):
         name = re.sub(r"[/?#%]", "-", name)
         case.path_parameters["name"] = "-" if name in ("", ".", "..") else name
     if case.method.upper() == "POST" and CREATE.match(case.path) and not (case.headers or {}).get("Authorization"):
@@ -433,9 +438,10 @@ def before_call(context, case, kwargs):
     elif SEEK_CREATE.match(case.path):
         # A random player key is refused (401) every time: most seeks are a guest's.
         _as_a_guest(case)
-    elif case.path == PLAYER_KEY and KEYS:
+    elif case.path == PLAYER_KEY and any(_fits_a_path(n) for n in KEYS):
         # A random key is refused (401) every time: most rotations name a player and hold its key.
-        name = RNG.choice(sorted(KEYS))
+        # Only a name the path keeps whole: a registered `a?b` would be sent as `/v1/players/a`.
+        name = RNG.choice(sorted(n for n in KEYS if _fits_a_path(n)))
         case.path_parameters["name"] = name
         if case.headers is None:
             case.headers = {}
