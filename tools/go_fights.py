@@ -34,21 +34,12 @@ import json
 import os
 import sys
 
-from go_match import Gtp, find_gnugo, read_record, wilson
+from go_match import Gtp, find_gnugo, gnugo_command, read_record, set_up, wilson
 
 
 def referee(gnugo, level):
     """A GNU Go to read dragons with, at the level that also plays the matches."""
-    return Gtp(f"{gnugo} --mode gtp --level {level} --chinese-rules")
-
-
-def set_up(gtp, size, komi, moves):
-    """The position after `moves` on a fresh board of the engine `gtp`."""
-    gtp.send(f"boardsize {size}")
-    gtp.send("clear_board")
-    gtp.send(f"komi {komi}")
-    for c, v in moves:
-        gtp.send(f"play {c} {v}")
+    return Gtp(gnugo_command(gnugo, level))
 
 
 def critical_dragons(gnugo, min_stones):

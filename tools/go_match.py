@@ -125,14 +125,24 @@ def gtp_vertex(point, size):
     return GTP_COLUMNS[SGF_LETTERS.index(point[0])] + str(size - SGF_LETTERS.index(point[1]))
 
 
+def gnugo_command(gnugo, level):
+    """GNU Go's GTP command line at `level`, counting by Chinese (area) rules."""
+    return f"{gnugo} --mode gtp --level {level} --chinese-rules"
+
+
+def set_up(engine, size, komi, moves):
+    """The position after `moves` (colour, vertex) on a fresh board of the GTP `engine`."""
+    engine.send(f"boardsize {size}")
+    engine.send("clear_board")
+    engine.send(f"komi {komi}")
+    for c, v in moves:
+        engine.send(f"play {c} {v}")
+
+
 def play_game(ours, opponent, size, komi, ours_black, max_moves, scorer_cmd, opening=()):
     """Plays one game after the moves of `opening` (colour, vertex), which both engines replay."""
     for engine in (ours, opponent):
-        engine.send(f"boardsize {size}")
-        engine.send("clear_board")
-        engine.send(f"komi {komi}")
-        for c, v in opening:
-            engine.send(f"play {c} {v}")
+        set_up(engine, size, komi, opening)
     black, white = (ours, opponent) if ours_black else (opponent, ours)
     moves = list(opening)
     passes = 0
@@ -157,11 +167,7 @@ def play_game(ours, opponent, size, komi, ours_black, max_moves, scorer_cmd, ope
         # Score with a fresh GNU Go that replays the game (the opponent may be mid-thought).
         scorer = Gtp(scorer_cmd)
         try:
-            scorer.send(f"boardsize {size}")
-            scorer.send("clear_board")
-            scorer.send(f"komi {komi}")
-            for c, v in moves:
-                scorer.send(f"play {c} {v}")
+            set_up(scorer, size, komi, moves)
             score = scorer.send("final_score")
         finally:
             scorer.close()
@@ -261,8 +267,8 @@ def main():
     # The example as `cargo build --release --example go_gtp` leaves it (CARGO_TARGET_DIR honoured).
     go_gtp = os.path.abspath(os.path.join(
         os.environ.get("CARGO_TARGET_DIR", "target"), "release", "examples", "go_gtp"))
-    opponent_cmd = args.opponent or f"{gnugo} --mode gtp --level {args.gnugo_level} --chinese-rules"
-    scorer_cmd = f"{gnugo} --mode gtp --level 1 --chinese-rules"
+    opponent_cmd = args.opponent or gnugo_command(gnugo, args.gnugo_level)
+    scorer_cmd = gnugo_command(gnugo, 1)
     os.makedirs(args.records, exist_ok=True)
 
     def one_game(game):

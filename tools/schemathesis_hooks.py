@@ -438,10 +438,10 @@ def before_call(context, case, kwargs):
     elif SEEK_CREATE.match(case.path):
         # A random player key is refused (401) every time: most seeks are a guest's.
         _as_a_guest(case)
-    elif case.path == PLAYER_KEY and any(_fits_a_path(n) for n in KEYS):
+    elif case.path == PLAYER_KEY and (names := sorted(n for n in KEYS if _fits_a_path(n))):
         # A random key is refused (401) every time: most rotations name a player and hold its key.
         # Only a name the path keeps whole: a registered `a?b` would be sent as `/v1/players/a`.
-        name = RNG.choice(sorted(n for n in KEYS if _fits_a_path(n)))
+        name = RNG.choice(names)
         case.path_parameters["name"] = name
         if case.headers is None:
             case.headers = {}
